@@ -1,0 +1,108 @@
+"""Scheduling bot turns after a commit, by the configured runner.
+
+- ``celery``: one task per bot seat to act, on the ``bots`` queue.
+- ``thread``: an in-process worker thread (the embedded server), with a short pause per
+  move so people can follow the game.
+- ``inline``: run in the calling thread, as a loop rather than a recursion, so an all-bot
+  game of any length finishes without touching the recursion limit.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+import uuid
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from games.models import Game
+
+from bots import turns
+
+log = logging.getLogger(__name__)
+Job = tuple[str, int, int]
+
+
+def _jobs_for(game_id: uuid.UUID | str) -> list[Job]:
+    try:
+        game = Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        return []
+    return [(str(game.id), seat, game.head_seq) for seat, _ in turns.bot_seats_to_act(game)]
+
+
+def schedule_bot_turns(game_id: uuid.UUID | str) -> None:
+    runner = settings.BOT_RUNNER
+    jobs = _jobs_for(game_id)
+    if not jobs:
+        return
+    if runner == "celery":
+        from bots.tasks import take_turn
+
+        for job in jobs:
+            take_turn.apply_async(args=job, queue="bots")
+    elif runner == "thread":
+        _worker().put_all(jobs)
+    else:
+        _inline.run(jobs)
+
+
+class _Inline(threading.local):
+    """A trampoline: nested schedules from inside a bot turn only queue their jobs."""
+
+    def __init__(self) -> None:
+        self.pending: list[Job] = []
+        self.running = False
+
+    def run(self, jobs: list[Job]) -> None:
+        self.pending.extend(jobs)
+        if self.running:
+            return
+        self.running = True
+        try:
+            while self.pending:
+                turns.take_turn(*self.pending.pop(0))
+        finally:
+            self.running = False
+            self.pending.clear()
+
+
+_inline = _Inline()
+
+
+class _Worker:
+    def __init__(self) -> None:
+        self.jobs: queue.Queue[Job] = queue.Queue()
+        thread = threading.Thread(target=self._loop, name="bot-turns", daemon=True)
+        thread.start()
+
+    def put_all(self, jobs: list[Job]) -> None:
+        for job in jobs:
+            self.jobs.put(job)
+
+    def _loop(self) -> None:
+        while True:
+            job = self.jobs.get()
+            time.sleep(settings.BOT_MOVE_DELAY)
+            try:
+                close_old_connections()
+                turns.take_turn(*job)
+            except Exception:
+                log.exception("bot turn %s failed", job)
+            finally:
+                close_old_connections()
+
+
+_worker_lock = threading.Lock()
+_the_worker: _Worker | None = None
+
+
+def _worker() -> _Worker:
+    global _the_worker
+    with _worker_lock:
+        if _the_worker is None:
+            _the_worker = _Worker()
+        return _the_worker

@@ -1,0 +1,25 @@
+from django.urls import path
+
+from games.api import views
+
+urlpatterns = [
+    path("rulesets/", views.RulesetList.as_view(), name="rulesets"),
+    path("tables/", views.TableList.as_view(), name="tables"),
+    path("tables/<uuid:game_id>/", views.TableDetail.as_view(), name="table"),
+    path("tables/<uuid:game_id>/join/", views.TableJoin.as_view(), name="table-join"),
+    path("tables/<uuid:game_id>/leave/", views.TableLeave.as_view(), name="table-leave"),
+    path("tables/<uuid:game_id>/start/", views.TableStart.as_view(), name="table-start"),
+    path("tables/<uuid:game_id>/bots/", views.TableBots.as_view(), name="table-bots"),
+    path(
+        "tables/<uuid:game_id>/bots/<int:seat_id>/",
+        views.TableBotDetail.as_view(),
+        name="table-bot",
+    ),
+    path("tables/<uuid:game_id>/resign/", views.TableResign.as_view(), name="table-resign"),
+    path("tables/<uuid:game_id>/abort/", views.TableAbort.as_view(), name="table-abort"),
+    path("tables/<uuid:game_id>/commands/", views.TableCommands.as_view(), name="table-commands"),
+    path("tables/<uuid:game_id>/legal/", views.TableLegal.as_view(), name="table-legal"),
+    path("tables/<uuid:game_id>/events/", views.TableEvents.as_view(), name="table-events"),
+    path("tables/<uuid:game_id>/view/", views.TableView.as_view(), name="table-view"),
+    path("tables/<uuid:game_id>/audit/", views.TableAudit.as_view(), name="table-audit"),
+]

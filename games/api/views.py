@@ -1,0 +1,223 @@
+"""REST views: they translate HTTP to services (writes) and selectors (reads), nothing more."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.api import serializers
+from games.errors import ServiceError
+from games.models import Game
+from games.rules import all_rulesets
+
+
+def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _parse_int(value: str | None, name: str, default: int) -> int:
+    if value in (None, ""):
+        return default
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise ServiceError("invalid", f"{name} must be a whole number.") from exc
+
+
+class RulesetList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request) -> Response:
+        return Response(
+            [
+                {
+                    "key": r.key,
+                    "name": r.name,
+                    "version": r.version,
+                    "min_players": r.min_players,
+                    "max_players": r.max_players,
+                    "options": [o.as_json() for o in r.options],
+                }
+                for r in all_rulesets()
+            ]
+        )
+
+
+class TableList(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("ruleset", str),
+            OpenApiParameter("status", str, enum=[s.value for s in Game.Status]),
+            OpenApiParameter("mine", bool),
+            OpenApiParameter("limit", int),
+        ],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request: Request) -> Response:
+        games = Game.objects.select_related("created_by").order_by("-created_at")
+        if ruleset := request.query_params.get("ruleset"):
+            games = games.filter(ruleset=ruleset)
+        if status := request.query_params.get("status"):
+            games = games.filter(status=status)
+        if request.query_params.get("mine") in {"1", "true"} and request.user.is_authenticated:
+            games = games.filter(seats__user=request.user)
+        limit = max(1, min(_parse_int(request.query_params.get("limit"), "limit", 50), 200))
+        return Response([selectors.table_summary(g) for g in games[:limit]])
+
+    @extend_schema(request=serializers.TableCreateSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request) -> Response:
+        body = _valid(serializers.TableCreateSerializer, request.data)
+        game = services.table_create(user=request.user, **body)
+        return Response(selectors.table_detail(game, request.user), status=201)
+
+
+class TableDetail(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(selectors.table_detail(selectors.get_game(game_id), request.user))
+
+
+class _TableAction(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def done(self, request: Request, game_id: str, status: int = 200) -> Response:
+        game = selectors.get_game(game_id)
+        return Response(selectors.table_detail(game, request.user), status=status)
+
+
+class TableJoin(_TableAction):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, game_id: str) -> Response:
+        services.table_join(game_id=game_id, user=request.user)
+        return self.done(request, game_id)
+
+
+class TableLeave(_TableAction):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, game_id: str) -> Response:
+        services.table_leave(game_id=game_id, user=request.user)
+        return self.done(request, game_id)
+
+
+class TableStart(_TableAction):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, game_id: str) -> Response:
+        services.game_start(game_id=game_id, user=request.user)
+        return self.done(request, game_id)
+
+
+class TableBots(_TableAction):
+    @extend_schema(request=serializers.BotAddSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, game_id: str) -> Response:
+        body = _valid(serializers.BotAddSerializer, request.data)
+        services.bot_add(game_id=game_id, user=request.user, level=body["level"])
+        return self.done(request, game_id, 201)
+
+
+class TableBotDetail(_TableAction):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def delete(self, request: Request, game_id: str, seat_id: int) -> Response:
+        services.bot_remove(game_id=game_id, user=request.user, seat_id=seat_id)
+        return self.done(request, game_id)
+
+
+class TableResign(_TableAction):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, game_id: str) -> Response:
+        services.game_resign(game_id=game_id, user=request.user)
+        return self.done(request, game_id)
+
+
+class TableAbort(_TableAction):
+    permission_classes = [permissions.IsAdminUser]
+
+    @extend_schema(request=serializers.AbortSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, game_id: str) -> Response:
+        body = _valid(serializers.AbortSerializer, request.data)
+        services.game_abort(game_id=game_id, staff_user=request.user, reason=body["reason"])
+        return self.done(request, game_id)
+
+
+class TableCommands(_TableAction):
+    @extend_schema(request=serializers.CommandSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, game_id: str) -> Response:
+        body = _valid(serializers.CommandSerializer, request.data)
+        result = services.game_submit(
+            game_id=game_id,
+            user=request.user,
+            command=body["command"],
+            command_id=body.get("command_id"),
+            expected_seq=body.get("expected_seq"),
+        )
+        game = selectors.get_game(game_id)
+        seat = selectors.viewer_seat(game, request.user)
+        return Response(
+            {
+                "head_seq": result.head_seq,
+                "replayed": result.replayed,
+                "events": [selectors.redact(row, seat) for row in result.events],
+            },
+            status=200 if result.replayed else 201,
+        )
+
+
+class TableLegal(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.get_game(game_id)
+        seat = selectors.viewer_seat(game, request.user)
+        return Response(
+            {
+                "seq": game.head_seq,
+                "seat": seat,
+                "commands": selectors.legal_commands(game, seat),
+            }
+        )
+
+
+class TableEvents(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int), OpenApiParameter("limit", int)],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.get_game(game_id)
+        seat = selectors.viewer_seat(game, request.user)
+        after = _parse_int(request.query_params.get("after"), "after", 0)
+        limit = max(1, min(_parse_int(request.query_params.get("limit"), "limit", 500), 1000))
+        return Response(
+            {
+                "head_seq": game.head_seq,
+                "events": selectors.events_after(game, seat, after, limit),
+            }
+        )
+
+
+class TableView(APIView):
+    @extend_schema(parameters=[OpenApiParameter("at", int)], responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, game_id: str) -> Response:
+        """The requester's view at the head, or just after event ``at`` (replays)."""
+        game = selectors.get_game(game_id)
+        seat = selectors.viewer_seat(game, request.user)
+        at = request.query_params.get("at")
+        if at in (None, ""):
+            return Response(selectors.game_view(game, seat))
+        if game.head_seq == 0:
+            return Response({"seq": 0, "state": None})
+        return Response(selectors.view_at(game, seat, _parse_int(at, "at", game.head_seq)))
+
+
+class TableAudit(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(selectors.audit_summary(selectors.get_game(game_id)))

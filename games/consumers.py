@@ -1,0 +1,116 @@
+"""WebSocket consumers: the game stream and the lobby stream.
+
+A group message only says "the head moved"; each consumer then reads the events after the
+last seq it sent, redacted for its own viewer, so nothing secret crosses the channel layer
+and a dropped message is made good by the next one (or by the client asking by seq).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import publish, selectors
+from games.errors import ServiceError
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        publish.remember_server_loop()
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        try:
+            self.sent_seq = max(0, int(query.get("after", ["0"])[0]))
+        except ValueError:
+            self.sent_seq = 0
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        try:
+            self.seat = await self._seat()
+        except ServiceError:
+            await self.close(code=4404)
+            return
+        self.group = publish.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send_news(force=True)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "resync":
+            after = content.get("after")
+            if isinstance(after, int) and after >= 0:
+                self.sent_seq = min(self.sent_seq, after)
+            await self._send_news(force=True)
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.send_json(
+                {"type": "error", "code": "unknown_message", "message": "Send resync or ping."}
+            )
+
+    async def game_advanced(self, message: dict[str, Any]) -> None:
+        if message.get("head", 0) > self.sent_seq:
+            await self._send_news()
+
+    async def game_closed(self, message: dict[str, Any]) -> None:
+        """Server-side close (moderation, tests of client recovery)."""
+        await self.close(code=4000)
+
+    @database_sync_to_async
+    def _seat(self) -> int | None:
+        game = selectors.get_game(self.game_id)
+        return selectors.viewer_seat(game, self.scope.get("user"))
+
+    @database_sync_to_async
+    def _news(self) -> dict[str, Any] | None:
+        game = selectors.get_game(self.game_id)
+        view = selectors.game_view(game, self.seat)
+        events = [
+            e
+            for e in selectors.events_after(game, self.seat, self.sent_seq, limit=1000)
+            if e["seq"] <= view["seq"]
+        ]
+        return {
+            "type": "events",
+            "events": events,
+            "head": view["seq"],
+            "view": view["state"],
+            "status": game.status,
+            "legal": selectors.legal_commands(game, self.seat),
+            "your_seat": self.seat,
+        }
+
+    async def _send_news(self, force: bool = False) -> None:
+        news = await self._news()
+        if news["events"] or force:
+            await self.send_json(news)
+        if news["events"]:
+            self.sent_seq = news["events"][-1]["seq"]
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        publish.remember_server_loop()
+        await self.channel_layer.group_add(publish.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        table = await self._table(message["game"])
+        if table is not None:
+            await self.send_json({"type": "table", "table": table})
+
+    @database_sync_to_async
+    def _table(self, game_id: str) -> dict[str, Any] | None:
+        try:
+            return selectors.table_summary(selectors.get_game(game_id))
+        except ServiceError:
+            return None

@@ -1,0 +1,137 @@
+"""The event store's tables: Game, Seat, GameEvent (append-only) and Snapshot."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        ACTIVE = "active", "in progress"
+        FINISHED = "finished", "finished"
+        ABORTED = "aborted", "aborted"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    ruleset = models.CharField(max_length=40)
+    ruleset_version = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    seats_wanted = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    head_seq = models.PositiveIntegerField(default=0)
+    # sha256(seed) is public from the start; the seed itself stays on the server until
+    # the game ends (then it is revealed in the result_declared event and the API).
+    seed = models.CharField(max_length=64, blank=True, editable=False)
+    seed_commitment = models.CharField(max_length=64, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "ruleset"])]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} {str(self.id)[:8]} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in {self.Status.FINISHED, self.Status.ABORTED}
+
+    @property
+    def revealed_seed(self) -> str | None:
+        return self.seed if self.is_over else None
+
+
+class Seat(models.Model):
+    """A chair at the table. ``number`` is the rules engine's seat (set at start)."""
+
+    game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE)
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_order = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    bot_level = models.CharField(max_length=10, blank=True)
+    # A human who resigned keeps the seat's history; a bot plays the seat from then on.
+    resigned = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "number", "joined_order"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_seat_per_user",
+            ),
+        ]
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id and not self.is_bot:
+            return self.user.username
+        if self.user_id and self.is_bot:
+            return f"{self.user.username} (bot)"
+        return f"Bot {self.joined_order + 1} ({self.bot_level})"
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of {self.game_id}: {self.display_name}"
+
+
+class GameEvent(models.Model):
+    """One fact in a game's log. Never updated or deleted (a trigger refuses it on PG)."""
+
+    game = models.ForeignKey(Game, related_name="events", on_delete=models.PROTECT)
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    public = models.JSONField(default=dict)
+    # {"<seat>": {...}}; key "-1" holds server-only facts (e.g. a deck's order).
+    private = models.JSONField(default=dict)
+    actor = models.CharField(max_length=80)
+    # The command and its id sit on the first event a command produced.
+    command_id = models.UUIDField(null=True, blank=True)
+    command = models.JSONField(null=True, blank=True)
+    recorded_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq"),
+            models.UniqueConstraint(
+                fields=["game", "command_id"],
+                condition=models.Q(command_id__isnull=False),
+                name="unique_event_command_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.seq} {self.type}"
+
+
+class Snapshot(models.Model):
+    """The engine's dumped state after event ``seq``: loading starts from the latest."""
+
+    game = models.ForeignKey(Game, related_name="snapshots", on_delete=models.CASCADE)
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "-seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_snapshot_seq")
+        ]

@@ -1,0 +1,54 @@
+"""Telling live connections that something changed (called after commit only).
+
+Messages carry no game data, only the new head seq: each consumer then reads the events
+after its own last seq through the one redaction path. A lost message costs nothing but
+latency, because the next one (or the client's gap check) catches up by seq.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+log = logging.getLogger(__name__)
+LOBBY_GROUP = "lobby"
+
+# The in-memory layer's queues belong to the server's event loop; a publish from a plain
+# thread (the embedded bot worker) must run its coroutine on that loop.
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_server_loop() -> None:
+    global _server_loop
+    _server_loop = asyncio.get_running_loop()
+
+
+def game_group(game_id: uuid.UUID | str) -> str:
+    return f"game.{game_id}"
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        loop = _server_loop
+        if isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running():
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        else:
+            async_to_sync(layer.group_send)(group, message)
+    except Exception:  # the log is committed; a lost notice is recovered by seq
+        log.exception("could not publish to %s", group)
+
+
+def game_advanced(game_id: uuid.UUID, head_seq: int) -> None:
+    _send(game_group(game_id), {"type": "game.advanced", "head": head_seq})
+
+
+def lobby_changed(game_id: uuid.UUID) -> None:
+    _send(LOBBY_GROUP, {"type": "lobby.changed", "game": str(game_id)})

@@ -1,0 +1,192 @@
+"""The event store: load a game's table state, append events under its lock, hash chain.
+
+Loading never replays a whole long game per command: the process keeps the state at the
+head seq of recently used games, and otherwise starts from the latest snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import table as tables
+from games.chain import GENESIS, record_hash
+from games.models import Game, GameEvent, Snapshot
+from games.rules import get_ruleset
+from games.rules.base import Event, Ruleset
+
+CACHE_SIZE = 256
+
+
+class _StateCache:
+    """Per-process LRU of (head seq, table state) per game; thread-safe."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[uuid.UUID, tuple[int, tables.TableState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, game_id: uuid.UUID, seq: int) -> tables.TableState | None:
+        """Remove and return the state at ``seq``: the caller now owns (and may mutate) it."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None or entry[0] != seq:
+                return None
+            del self._entries[game_id]
+            return entry[1]
+
+    def put(self, game_id: uuid.UUID, seq: int, table: tables.TableState) -> None:
+        with self._lock:
+            current = self._entries.get(game_id)
+            if current and current[0] > seq:
+                return
+            self._entries[game_id] = (seq, table)
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+state_cache = _StateCache(CACHE_SIZE)
+
+
+def to_event(row: GameEvent) -> Event:
+    private = {int(seat): data for seat, data in row.private.items()}
+    return Event(row.type, row.public, private)
+
+
+def record_of(row: GameEvent) -> dict[str, Any]:
+    """The stored form that the hash covers (also the export format)."""
+    return {
+        "game": str(row.game_id),
+        "seq": row.seq,
+        "type": row.type,
+        "public": row.public,
+        "private": row.private,
+        "actor": row.actor,
+        "command_id": str(row.command_id) if row.command_id else None,
+        "command": row.command,
+        "recorded_at": row.recorded_at.isoformat(),
+        "prev_hash": row.prev_hash,
+        "hash": row.hash,
+    }
+
+
+def replay(game: Game, upto: int | None = None) -> tables.TableState:
+    """The full fold from the first event (audits and tests; never on the write path)."""
+    ruleset = get_ruleset(game.ruleset)
+    rows = GameEvent.objects.filter(game=game).order_by("seq")
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return tables.fold(ruleset, [to_event(r) for r in rows.iterator()])
+
+
+def _load_from_snapshot(game: Game, ruleset: Ruleset) -> tables.TableState:
+    snapshot = (
+        Snapshot.objects.filter(game=game, seq__lte=game.head_seq).order_by("-seq").first()
+    )
+    table = tables.load(ruleset, snapshot.state) if snapshot else None
+    after = snapshot.seq if snapshot else 0
+    rows = GameEvent.objects.filter(game=game, seq__gt=after, seq__lte=game.head_seq)
+    for row in rows.order_by("seq").iterator():
+        table = tables.apply(ruleset, table, to_event(row))
+    assert table is not None
+    return table
+
+
+def load_table(game: Game) -> tables.TableState:
+    """A table state at ``game.head_seq`` that the caller owns and may mutate."""
+    ruleset = get_ruleset(game.ruleset)
+    table = state_cache.take(game.id, game.head_seq)
+    if table is None:
+        table = _load_from_snapshot(game, ruleset)
+    return table
+
+
+@contextmanager
+def reading(game: Game) -> Iterator[tables.TableState]:
+    """The table state at ``game.head_seq`` to read inside the block.
+
+    The state is taken out of the cache while it is read, so a writer in another thread
+    never mutates it under the reader (the writer then loads from the latest snapshot).
+    """
+    table = load_table(game)
+    try:
+        yield table
+    finally:
+        state_cache.put(game.id, game.head_seq, table)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who caused a batch of events: ``seat:N``, ``bot:N``, ``system`` or ``staff:name``."""
+
+    label: str
+    seat: int | None = None
+
+
+def append(
+    game: Game,
+    events: list[Event],
+    *,
+    actor: Actor,
+    command: dict[str, Any] | None,
+    command_id: uuid.UUID | None,
+    table_after: tables.TableState,
+    now: datetime | None = None,
+) -> list[GameEvent]:
+    """Append ``events`` after the head. The caller holds the game's row lock."""
+    assert transaction.get_connection().in_atomic_block, "append needs the game's lock"
+    now = now or timezone.now()
+    last = GameEvent.objects.filter(game=game, seq=game.head_seq).only("hash").first()
+    prev = last.hash if last else GENESIS
+    rows = []
+    for offset, event in enumerate(events):
+        first = offset == 0
+        row = GameEvent(
+            game=game,
+            seq=game.head_seq + offset + 1,
+            type=event.type,
+            public=jsonable(event.public),
+            private=jsonable({str(seat): data for seat, data in event.private.items()}),
+            actor=actor.label,
+            command_id=command_id if first else None,
+            command=jsonable(command) if first else None,
+            recorded_at=now,
+            prev_hash=prev,
+        )
+        row.hash = record_hash(record_of(row))
+        prev = row.hash
+        rows.append(row)
+    GameEvent.objects.bulk_create(rows)
+    old_head = game.head_seq
+    game.head_seq += len(rows)
+    Game.objects.filter(pk=game.pk).update(head_seq=game.head_seq)
+    ruleset = get_ruleset(game.ruleset)
+    if game.head_seq // settings.SNAPSHOT_EVERY > old_head // settings.SNAPSHOT_EVERY:
+        Snapshot.objects.create(
+            game=game, seq=game.head_seq, state=tables.dump(ruleset, table_after)
+        )
+    head = game.head_seq
+    transaction.on_commit(lambda: state_cache.put(game.id, head, table_after))
+    return rows
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` exactly as the database gives it back (tuples become lists), so the hash
+    computed now matches the stored record."""
+    return json.loads(json.dumps(value))

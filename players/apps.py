@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PlayersConfig(AppConfig):
+    name = "players"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,1 @@
+"""Players are Django users; ratings and profiles build on them."""

@@ -1,0 +1,61 @@
+"""Sign-up (page and API), API tokens and player profiles."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.forms import UserCreationForm
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions
+from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.serializers import SignupSerializer
+from games.errors import Conflict
+from games.models import Game
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("lobby")
+    return render(request, "players/signup.html", {"form": form})
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    user = get_object_or_404(get_user_model(), username=username)
+    games = (
+        Game.objects.filter(seats__user=user).exclude(status=Game.Status.OPEN).distinct()[:100]
+    )
+    rows = []
+    for game in games:
+        seat = game.seats.filter(user=user).first()
+        place = None
+        if game.outcome and seat and seat.number is not None:
+            for index, group in enumerate(game.outcome["ranking"]):
+                if seat.number in group:
+                    place = index + 1
+        rows.append({"game": game, "place": place, "seat": seat})
+    return render(request, "players/profile.html", {"player": user, "rows": rows})
+
+
+class SignupApi(APIView):
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=SignupSerializer, responses={201: dict})
+    def post(self, request: Request) -> Response:
+        serializer = SignupSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            user = get_user_model().objects.create_user(**serializer.validated_data)
+        except IntegrityError as exc:
+            raise Conflict("username_taken", "That username is taken.") from exc
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"username": user.username, "token": token.key}, status=201)

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Install everything into .venv, then serve or test. Needs only Python 3.11+.
+
+    python3 run.py serve   # http://127.0.0.1:8000 (SQLite, in-memory channels, in-process bots)
+    python3 run.py test    # the whole test suite (PostgreSQL + Redis too when CI=true)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+STAMP = VENV / ".installed"
+POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def sh(*args: str | Path, env: dict[str, str] | None = None, check: bool = True) -> int:
+    print("+", " ".join(str(a) for a in args), flush=True)
+    return subprocess.run([str(a) for a in args], cwd=ROOT, env=env, check=check).returncode
+
+
+def install() -> None:
+    if sys.version_info < (3, 11):
+        sys.exit("Python 3.11 or newer is needed.")
+    if not PY.exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == wanted:
+        return
+    sh(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    sh(PY, "-m", "pip", "install", "--quiet", "-e", ".[dev]")
+    STAMP.write_text(wanted)
+
+
+def reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def ensure_service(name: str, port: int, start: list[str]) -> None:
+    """Start a CI service when it is down; fail (never skip) when it stays unreachable."""
+    if reachable("127.0.0.1", port):
+        return
+    print(f"{name} is down on port {port}; starting it", flush=True)
+    subprocess.run(start, check=False)
+    for _ in range(30):
+        if reachable("127.0.0.1", port):
+            return
+        time.sleep(1)
+    sys.exit(f"{name} is not reachable on 127.0.0.1:{port}; the suite needs it in CI.")
+
+
+def ci_services(env: dict[str, str]) -> None:
+    versions = sorted(os.listdir("/etc/postgresql")) if Path("/etc/postgresql").is_dir() else []
+    pg_start = ["pg_ctlcluster", "--skip-systemctl-redirect", versions[-1] if versions else "15",
+                "main", "start"]
+    ensure_service("PostgreSQL", 5432, pg_start)
+    ensure_service(
+        "Redis",
+        6379,
+        ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
+         "--save", "", "--appendonly", "no"],
+    )
+    env.setdefault("DATABASE_URL", POSTGRES_URL)
+    env.setdefault("REDIS_URL", REDIS_URL)
+
+
+def ensure_chromium() -> None:
+    """Browser tests drive Debian's chromium; install it when missing (no downloads)."""
+    if shutil.which("chromium") or Path("/usr/bin/chromium").exists():
+        return
+    if shutil.which("apt-get") and os.geteuid() == 0:
+        subprocess.run(["apt-get", "update", "-qq"], check=False)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "chromium"],
+            check=False,
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        )
+
+
+def serve() -> None:
+    install()
+    sh(PY, "manage.py", "migrate", "--noinput")
+    os.execv(str(PY), [str(PY), "manage.py", "runserver", "127.0.0.1:8000", *sys.argv[2:]])
+
+
+def test() -> None:
+    install()
+    env = dict(os.environ)
+    if env.get("CI", "").lower() == "true":
+        ci_services(env)
+    ensure_chromium()
+    code = sh(PY, "-m", "pytest", *sys.argv[2:], env=env, check=False)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    commands = {"serve": serve, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        sys.exit(__doc__)
+    commands[sys.argv[1]]()

@@ -1,0 +1,50 @@
+"""Shared fixtures. Tests that need PostgreSQL or Redis run whenever their URL is set."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.store import state_cache
+
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres", "postgresql"))
+HAS_REDIS = bool(os.environ.get("REDIS_URL"))
+needs_postgres = pytest.mark.skipif(not ON_POSTGRES, reason="needs DATABASE_URL (PostgreSQL)")
+needs_redis = pytest.mark.skipif(not HAS_REDIS, reason="needs REDIS_URL")
+
+
+@pytest.fixture(autouse=True)
+def _embedded_defaults(settings):
+    """Bot turns inline (no threads, no broker) and no pause between bot moves."""
+    settings.BOT_RUNNER = "inline"
+    settings.BOT_MOVE_DELAY = 0
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    state_cache.clear()
+    yield
+    state_cache.clear()
+
+
+@pytest.fixture
+def make_user(db):
+    def make(name: str = "ana", staff: bool = False):
+        return get_user_model().objects.create_user(
+            username=name, password="pw-123456789", is_staff=staff
+        )
+
+    return make
+
+
+@pytest.fixture
+def api(make_user):
+    """An API client logged in as a fresh user (``api.user``)."""
+    from rest_framework.test import APIClient
+
+    def client_for(name: str = "ana", staff: bool = False) -> APIClient:
+        client = APIClient()
+        client.user = make_user(name, staff)
+        client.force_authenticate(client.user)
+        return client
+
+    return client_for
