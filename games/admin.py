@@ -66,8 +66,18 @@ class GameEventAdmin(admin.ModelAdmin):
     list_display = ("game", "seq", "type", "actor", "recorded_at")
     list_filter = ("type",)
     search_fields = ("game__id",)
-    fields = ("game", "seq", "type", "public", "actor", "command_id", "command",
-              "recorded_at", "prev_hash", "hash")
+    fields = (
+        "game",
+        "seq",
+        "type",
+        "public",
+        "actor",
+        "command_id",
+        "command",
+        "recorded_at",
+        "prev_hash",
+        "hash",
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -132,6 +132,4 @@ class Snapshot(models.Model):
 
     class Meta:
         ordering = ["game", "-seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "seq"], name="unique_snapshot_seq")
-        ]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_snapshot_seq")]

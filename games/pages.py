@@ -7,7 +7,7 @@ from django.shortcuts import render
 
 from games import selectors
 from games.errors import NotFound
-from games.rules import all_rulesets
+from games.rules import all_rulesets, get_ruleset
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -23,4 +23,17 @@ def table(request: HttpRequest, game_id: str) -> HttpResponse:
         game = selectors.get_game(game_id)
     except NotFound:
         return render(request, "games/missing.html", status=404)
-    return render(request, "games/table.html", {"game": game})
+    try:
+        ruleset_name = get_ruleset(game.ruleset).name
+    except KeyError:
+        ruleset_name = game.ruleset
+    user = request.user
+    config = {
+        "game_id": str(game.id),
+        "ruleset": game.ruleset,
+        "ruleset_name": ruleset_name,
+        "username": user.get_username() if user.is_authenticated else None,
+        "status": game.status,
+    }
+    context = {"game": game, "ruleset_name": ruleset_name, "table_config": config}
+    return render(request, "games/table.html", context)

@@ -4,6 +4,7 @@ state through the ruleset's ``view`` and events through ``redact``."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -46,9 +47,46 @@ def redact(row: GameEvent, seat: int | None) -> dict[str, Any]:
     }
 
 
+def seat_names(game: Game) -> dict[int, str]:
+    return {
+        s.number: s.display_name for s in game.seats.select_related("user") if s.number is not None
+    }
+
+
+def describe(game: Game, kind: str, data: dict[str, Any], names: dict[int, str]) -> str:
+    """The move log line in words, written from the redacted data only."""
+    if kind == tables.GAME_STARTED:
+        return "The game started."
+    if kind == tables.SEAT_RESIGNED:
+        return f"{names.get(data.get('seat'), 'A player')} resigned; a bot plays on."
+    if kind == tables.GAME_ABORTED:
+        return f"A moderator aborted the game. {data.get('reason', '')}".strip()
+    if kind == tables.GAME_FINISHED:
+        winners = data.get("outcome", {}).get("winners", [])
+        return "Game over. Won by " + ", ".join(names.get(w, f"seat {w}") for w in winners)
+    rules = get_ruleset(game.ruleset)
+    if hasattr(rules, "describe_event"):
+        try:
+            return rules.describe_event(kind, data, names)
+        except Exception:  # the log line is a courtesy; never fail a read for it
+            pass
+    return kind.replace("_", " ")
+
+
+def redacted_events(game: Game, rows: Iterable[GameEvent], seat: int | None) -> list[dict]:
+    """Events as ``seat`` sees them, each with its line of the move log."""
+    names = seat_names(game)
+    out = []
+    for row in rows:
+        event = redact(row, seat)
+        event["text"] = describe(game, row.type, event["data"], names)
+        out.append(event)
+    return out
+
+
 def events_after(game: Game, seat: int | None, after: int, limit: int = 500) -> list[dict]:
     rows = GameEvent.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit]
-    return [redact(row, seat) for row in rows]
+    return redacted_events(game, rows, seat)
 
 
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:

@@ -75,7 +75,11 @@ def _require_host(game: Game, user: AbstractBaseUser) -> None:
 # ---- tables -------------------------------------------------------------------------
 @transaction.atomic
 def table_create(
-    *, user: AbstractBaseUser, ruleset: str, seats: int, options: dict[str, Any] | None = None,
+    *,
+    user: AbstractBaseUser,
+    ruleset: str,
+    seats: int,
+    options: dict[str, Any] | None = None,
     join: bool = True,
 ) -> Game:
     rules = _ruleset(ruleset)
@@ -240,8 +244,13 @@ def game_submit(
 
 
 def _decide_and_append(
-    game: Game, actor: store.Actor, seat: int | None, command: dict[str, Any],
-    command_id: uuid.UUID, *, staff: bool = False,
+    game: Game,
+    actor: store.Actor,
+    seat: int | None,
+    command: dict[str, Any],
+    command_id: uuid.UUID,
+    *,
+    staff: bool = False,
 ) -> Submitted:
     rules = get_ruleset(game.ruleset)
     table = store.load_table(game)
@@ -256,7 +265,11 @@ def _decide_and_append(
         raise from_illegal(exc) from exc
     try:
         rows = store.append(
-            game, events, actor=actor, command=command, command_id=command_id,
+            game,
+            events,
+            actor=actor,
+            command=command,
+            command_id=command_id,
             table_after=table,
         )
     except IntegrityError as exc:  # a racing duplicate command_id on SQLite
@@ -293,9 +306,7 @@ def game_resign(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Submitted:
     if seat_row is None or seat_row.number is None:
         raise Forbidden("not_seated", "You have no seat at this table.")
     actor = store.Actor(f"seat:{seat_row.number}", seat_row.number)
-    result = _decide_and_append(
-        game, actor, seat_row.number, {"type": tables.RESIGN}, uuid.uuid4()
-    )
+    result = _decide_and_append(game, actor, seat_row.number, {"type": tables.RESIGN}, uuid.uuid4())
     seat_row.resigned = True
     seat_row.bot_level = seat_row.bot_level or "medium"
     seat_row.save(update_fields=["resigned", "bot_level"])

@@ -96,9 +96,7 @@ def replay(game: Game, upto: int | None = None) -> tables.TableState:
 
 
 def _load_from_snapshot(game: Game, ruleset: Ruleset) -> tables.TableState:
-    snapshot = (
-        Snapshot.objects.filter(game=game, seq__lte=game.head_seq).order_by("-seq").first()
-    )
+    snapshot = Snapshot.objects.filter(game=game, seq__lte=game.head_seq).order_by("-seq").first()
     table = tables.load(ruleset, snapshot.state) if snapshot else None
     after = snapshot.seq if snapshot else 0
     rows = GameEvent.objects.filter(game=game, seq__gt=after, seq__lte=game.head_seq)

@@ -51,7 +51,10 @@ def seat_players(joined: list[dict[str, Any]], seed: str) -> list[dict[str, Any]
 
 
 def start_events(
-    ruleset: Ruleset, options: dict[str, Any], players: list[dict[str, Any]], seed: str,
+    ruleset: Ruleset,
+    options: dict[str, Any],
+    players: list[dict[str, Any]],
+    seed: str,
     commitment: str,
 ) -> list[Event]:
     """``players`` are ``{"seat", "name", "bot"}`` in seat order."""
@@ -93,8 +96,14 @@ def fold(ruleset: Ruleset, events: list[Event], table: TableState | None = None)
 
 
 def command_events(
-    ruleset: Ruleset, table: TableState, seed: str, head_seq: int, seat: int | None,
-    command: dict[str, Any], *, actor_is_staff: bool = False,
+    ruleset: Ruleset,
+    table: TableState,
+    seed: str,
+    head_seq: int,
+    seat: int | None,
+    command: dict[str, Any],
+    *,
+    actor_is_staff: bool = False,
 ) -> list[Event]:
     """Decide a command and fold its events into ``table`` (mutated in place).
 

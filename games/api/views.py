@@ -165,7 +165,7 @@ class TableCommands(_TableAction):
             {
                 "head_seq": result.head_seq,
                 "replayed": result.replayed,
-                "events": [selectors.redact(row, seat) for row in result.events],
+                "events": selectors.redacted_events(game, result.events, seat),
             },
             status=200 if result.replayed else 201,
         )

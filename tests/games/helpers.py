@@ -6,10 +6,19 @@ from games import services
 from games.models import Game
 
 
-def table_with_bots(user, ruleset: str = "kingdoms", bots: int = 1, level: str = "easy",
-                    options: dict | None = None, join: bool = True) -> Game:
+def table_with_bots(
+    user,
+    ruleset: str = "kingdoms",
+    bots: int = 1,
+    level: str = "easy",
+    options: dict | None = None,
+    join: bool = True,
+) -> Game:
     game = services.table_create(
-        user=user, ruleset=ruleset, seats=bots + (1 if join else 0), options=options or {},
+        user=user,
+        ruleset=ruleset,
+        seats=bots + (1 if join else 0),
+        options=options or {},
         join=join,
     )
     for _ in range(bots):

@@ -132,7 +132,9 @@ def test_stale_expected_seq_is_a_conflict_with_the_head(make_user):
     seat = play_until_my_turn(game, user)
     with pytest.raises(ServiceError) as err:
         services.game_submit(
-            game_id=game.id, user=user, command=a_legal_command(game, seat),
+            game_id=game.id,
+            user=user,
+            command=a_legal_command(game, seat),
             expected_seq=game.head_seq - 1,
         )
     assert err.value.status == 409
@@ -143,8 +145,12 @@ def test_illegal_command_changes_nothing(make_user):
     user = make_user()
     game = started(user, bots=1)
     head = game.head_seq
-    for junk in [{"type": "fly"}, {"type": "place_castle", "rank": 9, "space": [0, 0]},
-                 {"type": "place_castle", "rank": 1, "space": "x"}, {}]:
+    for junk in [
+        {"type": "fly"},
+        {"type": "place_castle", "rank": 9, "space": [0, 0]},
+        {"type": "place_castle", "rank": 1, "space": "x"},
+        {},
+    ]:
         with pytest.raises(ServiceError) as err:
             services.game_submit(game_id=game.id, user=user, command=junk)
         assert 400 <= err.value.status < 500

@@ -1,0 +1,174 @@
+"""The REST API: every endpoint, token auth, and JSON errors with 4xx statuses."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.models import Game, GameEvent
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def create_table(client, seats=2, bots=1, options=None) -> dict:
+    response = client.post(
+        "/api/tables/", {"ruleset": "kingdoms", "seats": seats, "options": options or {}},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    table = response.json()
+    for _ in range(bots):
+        assert client.post(f"/api/tables/{table['id']}/bots/", {"level": "easy"},
+                           format="json").status_code == 201
+    return table
+
+
+def test_rulesets_declare_their_options():
+    response = APIClient().get("/api/rulesets/")
+    assert response.status_code == 200
+    kingdoms = next(r for r in response.json() if r["key"] == "kingdoms")
+    assert {"name", "default", "description", "choices", "type"} <= set(kingdoms["options"][0])
+    assert kingdoms["min_players"] == 2 and kingdoms["max_players"] == 4
+
+
+def test_signup_gives_a_token_that_authenticates():
+    client = APIClient()
+    response = client.post("/api/auth/signup/", {"username": "tok", "password": "long-pass-1"},
+                           format="json")
+    assert response.status_code == 201
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert create_table(client, bots=0)["host"] == "tok"
+    again = APIClient().post("/api/auth/token/", {"username": "tok", "password": "long-pass-1"})
+    assert again.json()["token"] == response.json()["token"]
+
+
+def test_full_game_through_the_api(api):
+    client = api("ana")
+    table = create_table(client, bots=1)
+    game_id = table["id"]
+    assert client.post(f"/api/tables/{game_id}/start/").status_code == 200
+    for _ in range(400):
+        detail = client.get(f"/api/tables/{game_id}/").json()
+        if detail["status"] != "active":
+            break
+        legal = client.get(f"/api/tables/{game_id}/legal/").json()
+        assert legal["commands"], "the bot moves inline, so it is our turn"
+        response = client.post(
+            f"/api/tables/{game_id}/commands/",
+            {"command": legal["commands"][0], "command_id": str(uuid.uuid4()),
+             "expected_seq": legal["seq"]},
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+    detail = client.get(f"/api/tables/{game_id}/").json()
+    assert detail["status"] == "finished"
+    assert detail["seed"] and detail["outcome"]["ranking"]
+    events = client.get(f"/api/tables/{game_id}/events/?after=0&limit=1000").json()
+    assert [e["seq"] for e in events["events"]] == list(range(1, events["head_seq"] + 1))
+    assert all(e["text"] for e in events["events"])
+    audit = client.get(f"/api/tables/{game_id}/audit/").json()
+    assert audit["chain_intact"] and audit["seed"] == detail["seed"]
+
+
+def test_filters_list_tables_by_game_and_status(api):
+    client = api("ana")
+    create_table(client, bots=0)
+    assert len(client.get("/api/tables/?ruleset=kingdoms&status=open").json()) == 1
+    assert client.get("/api/tables/?status=finished").json() == []
+    assert client.get("/api/tables/?ruleset=kingdom-cards").json() == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"command": "pass"},
+        {"command": {"type": "place_castle", "rank": "x", "space": [0, 0]}},
+        {"command": {"type": "place_castle", "rank": 1, "space": [99, 0]}},
+        {"command": {"type": "nope"}},
+        {"command": {"type": "pass"}, "command_id": "not-a-uuid"},
+        {"command": {"type": "pass"}, "expected_seq": -3},
+    ],
+)
+def test_bad_commands_get_json_4xx_and_leave_the_log_alone(api, body):
+    client = api("ana")
+    game_id = create_table(client, bots=1)["id"]
+    client.post(f"/api/tables/{game_id}/start/")
+    head = Game.objects.get(pk=game_id).head_seq
+    response = client.post(f"/api/tables/{game_id}/commands/", body, format="json")
+    assert 400 <= response.status_code < 500
+    assert {"code", "message"} <= set(response.json())
+    assert GameEvent.objects.filter(game_id=game_id).count() == head
+
+
+def test_stale_expected_seq_answers_409_with_head(api):
+    client = api("ana")
+    game_id = create_table(client, bots=1)["id"]
+    client.post(f"/api/tables/{game_id}/start/")
+    legal = client.get(f"/api/tables/{game_id}/legal/").json()
+    response = client.post(
+        f"/api/tables/{game_id}/commands/",
+        {"command": legal["commands"][0], "expected_seq": legal["seq"] - 1}, format="json",
+    )
+    assert response.status_code == 409
+    assert response.json()["code"] == "stale_seq"
+    assert response.json()["head"] == legal["seq"]
+
+
+def test_unknown_table_and_bad_query_are_json_errors(api):
+    client = api("ana")
+    missing = client.get(f"/api/tables/{uuid.uuid4()}/")
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+    game_id = create_table(client, bots=0)["id"]
+    bad = client.get(f"/api/tables/{game_id}/events/?after=abc")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid"
+
+
+def test_anonymous_cannot_write_but_can_watch(api):
+    client = api("ana")
+    game_id = create_table(client, bots=1)["id"]
+    client.post(f"/api/tables/{game_id}/start/")
+    anonymous = APIClient()
+    assert anonymous.get(f"/api/tables/{game_id}/").status_code == 200
+    response = anonymous.post(f"/api/tables/{game_id}/commands/", {"command": {"type": "pass"}},
+                              format="json")
+    assert response.status_code in (401, 403)
+    assert "code" in response.json()
+    assert anonymous.get(f"/api/tables/{game_id}/legal/").json()["commands"] == []
+
+
+def test_lobby_actions_join_leave_bots_resign_abort(api):
+    host, guest, mod = api("host"), api("guest"), api("mod", staff=True)
+    table = create_table(host, seats=3, bots=1)
+    game_id = table["id"]
+    assert guest.post(f"/api/tables/{game_id}/join/").status_code == 200
+    assert guest.post(f"/api/tables/{game_id}/leave/").status_code == 200
+    bot = next(s for s in host.get(f"/api/tables/{game_id}/").json()["seats"] if s["bot"])
+    assert host.delete(f"/api/tables/{game_id}/bots/{bot['id']}/").status_code == 200
+    host.post(f"/api/tables/{game_id}/bots/", {"level": "medium"}, format="json")
+    guest.post(f"/api/tables/{game_id}/join/")
+    assert host.post(f"/api/tables/{game_id}/start/").status_code == 200
+    assert guest.post(f"/api/tables/{game_id}/abort/").status_code == 403
+    assert guest.post(f"/api/tables/{game_id}/resign/").status_code == 200
+    response = mod.post(f"/api/tables/{game_id}/abort/", {"reason": "test"}, format="json")
+    assert response.status_code in (200, 409)
+
+
+def test_replay_view_at_an_event(api):
+    client = api("ana")
+    game_id = create_table(client, bots=1)["id"]
+    client.post(f"/api/tables/{game_id}/start/")
+    at_one = client.get(f"/api/tables/{game_id}/view/?at=1").json()
+    assert at_one["seq"] == 1
+    head = client.get(f"/api/tables/{game_id}/view/").json()
+    assert head["seq"] == Game.objects.get(pk=game_id).head_seq
+
+
+def test_openapi_schema_and_docs_page():
+    client = APIClient()
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/tables/{game_id}/commands/" in schema.content
+    assert client.get("/api/docs/").status_code == 200
