@@ -18,9 +18,8 @@ import uuid
 from django.conf import settings
 from django.db import close_old_connections
 
-from games.models import Game
-
 from bots import turns
+from games.models import Game
 
 log = logging.getLogger(__name__)
 Job = tuple[str, int, int]

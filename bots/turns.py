@@ -5,13 +5,12 @@ from __future__ import annotations
 import logging
 import uuid
 
+from bots.strategies import get_strategy
 from games import services, store
 from games.errors import ServiceError
 from games.models import Game, Seat
 from games.rules import get_ruleset
 from games.rules.base import seeded_rng
-
-from bots.strategies import get_strategy
 
 log = logging.getLogger(__name__)
 # Namespace for command ids derived from (game, seq, seat): a redelivered task submits the
@@ -38,7 +37,9 @@ def bot_seats_to_act(game: Game) -> list[tuple[int, str]]:
     with store.reading(game) as table:
         if table.over:
             return []
-        return [(seat, levels[seat]) for seat in sorted(rules.to_act(table.rules)) if seat in levels]
+        return [
+            (seat, levels[seat]) for seat in sorted(rules.to_act(table.rules)) if seat in levels
+        ]
 
 
 def take_turn(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:

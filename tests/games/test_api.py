@@ -14,14 +14,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def create_table(client, seats=2, bots=1, options=None) -> dict:
     response = client.post(
-        "/api/tables/", {"ruleset": "kingdoms", "seats": seats, "options": options or {}},
+        "/api/tables/",
+        {"ruleset": "kingdoms", "seats": seats, "options": options or {}},
         format="json",
     )
     assert response.status_code == 201, response.json()
     table = response.json()
     for _ in range(bots):
-        assert client.post(f"/api/tables/{table['id']}/bots/", {"level": "easy"},
-                           format="json").status_code == 201
+        assert (
+            client.post(
+                f"/api/tables/{table['id']}/bots/", {"level": "easy"}, format="json"
+            ).status_code
+            == 201
+        )
     return table
 
 
@@ -35,8 +40,9 @@ def test_rulesets_declare_their_options():
 
 def test_signup_gives_a_token_that_authenticates():
     client = APIClient()
-    response = client.post("/api/auth/signup/", {"username": "tok", "password": "long-pass-1"},
-                           format="json")
+    response = client.post(
+        "/api/auth/signup/", {"username": "tok", "password": "long-pass-1"}, format="json"
+    )
     assert response.status_code == 201
     client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
     assert create_table(client, bots=0)["host"] == "tok"
@@ -57,8 +63,11 @@ def test_full_game_through_the_api(api):
         assert legal["commands"], "the bot moves inline, so it is our turn"
         response = client.post(
             f"/api/tables/{game_id}/commands/",
-            {"command": legal["commands"][0], "command_id": str(uuid.uuid4()),
-             "expected_seq": legal["seq"]},
+            {
+                "command": legal["commands"][0],
+                "command_id": str(uuid.uuid4()),
+                "expected_seq": legal["seq"],
+            },
             format="json",
         )
         assert response.status_code == 201, response.json()
@@ -110,7 +119,8 @@ def test_stale_expected_seq_answers_409_with_head(api):
     legal = client.get(f"/api/tables/{game_id}/legal/").json()
     response = client.post(
         f"/api/tables/{game_id}/commands/",
-        {"command": legal["commands"][0], "expected_seq": legal["seq"] - 1}, format="json",
+        {"command": legal["commands"][0], "expected_seq": legal["seq"] - 1},
+        format="json",
     )
     assert response.status_code == 409
     assert response.json()["code"] == "stale_seq"
@@ -132,8 +142,9 @@ def test_anonymous_cannot_write_but_can_watch(api):
     client.post(f"/api/tables/{game_id}/start/")
     anonymous = APIClient()
     assert anonymous.get(f"/api/tables/{game_id}/").status_code == 200
-    response = anonymous.post(f"/api/tables/{game_id}/commands/", {"command": {"type": "pass"}},
-                              format="json")
+    response = anonymous.post(
+        f"/api/tables/{game_id}/commands/", {"command": {"type": "pass"}}, format="json"
+    )
     assert response.status_code in (401, 403)
     assert "code" in response.json()
     assert anonymous.get(f"/api/tables/{game_id}/legal/").json()["commands"] == []

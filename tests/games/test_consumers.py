@@ -95,10 +95,12 @@ def test_spectator_stream_holds_no_private_data(make_user):
     assert message["your_seat"] is None and message["legal"] == []
     frame = json.dumps(message)
     for row in GameEvent.objects.filter(game=game):
-        for seat, data in row.private.items():
+        for data in row.private.values():
             for value in data.values():
-                if isinstance(value, str) and len(value) > 2 and value not in json.dumps(
-                    row.public
+                if (
+                    isinstance(value, str)
+                    and len(value) > 2
+                    and value not in json.dumps(row.public)
                 ):
                     # The tile may have become public later in the game; check it is not
                     # sent in the event that held it privately.

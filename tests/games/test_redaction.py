@@ -57,9 +57,11 @@ def test_no_seat_ever_sees_another_seats_secrets(make_user, ruleset):
             continue
         for seat in [None, *range(players)]:
             mine = private_so_far.get(str(seat), set()) if seat is not None else set()
-            others = set().union(
-                *(v for k, v in private_so_far.items() if k != str(seat))
-            ) if private_so_far else set()
+            others = (
+                set().union(*(v for k, v in private_so_far.items() if k != str(seat)))
+                if private_so_far
+                else set()
+            )
             secret = others - public_so_far - mine
             payload = [tables.view(rules, table, seat), selectors.redact(row, seat)]
             if row.type != tables.GAME_FINISHED:
@@ -75,7 +77,9 @@ def test_server_only_facts_never_leave_the_server(make_user, ruleset):
     game = play_bot_game(make_user(), ruleset, rules.min_players)
     for seat in [None, *range(rules.min_players)]:
         events = selectors.events_after(game, seat, 0, limit=100000)
-        for event, row in zip(events, GameEvent.objects.filter(game=game).order_by("seq")):
+        for event, row in zip(
+            events, GameEvent.objects.filter(game=game).order_by("seq"), strict=True
+        ):
             server_only = row.private.get("-1")
             if server_only:
                 assert json.dumps(server_only)[1:-1] not in json.dumps(event["data"])
