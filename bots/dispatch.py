@@ -5,6 +5,7 @@
   move so people can follow the game.
 - ``inline``: run in the calling thread, as a loop rather than a recursion, so an all-bot
   game of any length finishes without touching the recursion limit.
+- ``none``: nothing is scheduled (tests that drive bot turns by hand).
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ def schedule_bot_turns(game_id: uuid.UUID | str) -> None:
             take_turn.apply_async(args=job, queue="bots")
     elif runner == "thread":
         _worker().put_all(jobs)
-    else:
+    elif runner == "inline":
         _inline.run(jobs)
+    # "none": bots wait (tests that drive bot turns by hand, maintenance).
 
 
 class _Inline(threading.local):

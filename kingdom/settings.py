@@ -100,7 +100,7 @@ else:
 
 # How bot turns run: "celery" (workers on the bots queue), "thread" (an in-process worker
 # thread, the embedded server's default) or "inline" (drained in the caller's thread
-# without recursion; tests and benchmarks).
+# without recursion; tests and benchmarks) or "none".
 BOT_RUNNER = os.environ.get("BOT_RUNNER", "celery" if REDIS_URL else "thread")
 # Pause before an in-process bot move so people can follow the game (seconds).
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))

@@ -1,8 +1,5 @@
 """The rules-engine contract shared by every ruleset.
 
-ENGINE AUTHORS (helpers): read /work/briefs/common.md before writing any code — it holds
-the project conventions (no git commits, test layout, event/view rules, bots). [lead: remove]
-
 A ruleset is one object. It folds recorded events into state (``evolve``), decides new
 events from a seat's command (``decide``), lists legal commands, says who may act, and
 redacts state per viewer (``view``). Nothing here imports Django: the engines are pure
@@ -144,9 +141,7 @@ class Ruleset(ABC):
                 )
             if option.choices is None and option.default is not None:
                 expected = type(option.default)
-                if not isinstance(value, expected) or (
-                    expected is int and isinstance(value, bool)
-                ):
+                if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                     raise IllegalCommand(
                         "bad_option", f"Option {name!r} must be a {expected.__name__}."
                     )
@@ -171,9 +166,7 @@ class Ruleset(ABC):
         """Fold one recorded event into state (may mutate and return ``state``)."""
 
     @abstractmethod
-    def decide(
-        self, state: State, seat: int, command: Command, rng: random.Random
-    ) -> list[Event]:
+    def decide(self, state: State, seat: int, command: Command, rng: random.Random) -> list[Event]:
         """Validate ``command`` from ``seat`` and return new events, or raise IllegalCommand."""
 
     @abstractmethod

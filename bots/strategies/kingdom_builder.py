@@ -1,0 +1,170 @@
+"""Kingdom Builder bots. ``medium``: greedy on the gold each command adds now.
+
+Greedy values every legal command by the change in its seat's final score (castles and
+the three cards in play, as if the game ended now), plus a bonus for each location tile
+a settlement picks up and a penalty for each tile a move loses. It reads only public
+facts (the board, settlements, tiles, the card played this turn) — never a hand or the
+draw pile — and always returns a command from ``legal_commands``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bots.strategies import register
+from games.rules.base import Command, Ruleset
+from games.rules.kingdom_builder.board import COLS, NEIGHBOURS
+from games.rules.kingdom_builder.cards import CARDS
+from games.rules.kingdom_builder.placement import adjacent_if_possible, empty_hexes
+from games.rules.kingdom_builder.scoring import castles
+from games.rules.kingdom_builder.terrain import BUILDABLE_TERRAINS
+
+TILE_GAINED = 5.0  # a tile is worth roughly an extra settlement or move each turn
+TILE_LOST = 4.0
+NEAR_LOCATION = 0.6  # two steps from a location with tiles: a tile is within reach
+MOVE_THRESHOLD = 0.5  # a move must gain something to be worth making
+EXACT_MOVES = 8  # moves re-scored exactly after a quick estimate
+
+
+class _Judge:
+    """Scores candidate positions for one seat from public facts."""
+
+    def __init__(self, state: Any, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.board = state.board
+        self.players = {p: set(own) for p, own in enumerate(state.settlements)}
+        self.base = self.score(self.players[seat])
+
+    def score(self, own: set[int]) -> float:
+        players = dict(self.players)
+        players[self.seat] = own
+        total = castles(self.board, own)
+        for card in self.state.cards:
+            total += CARDS[card](self.board, players, self.seat)
+        return float(total)
+
+    def tiles_at(self, hex_: int, own: set[int]) -> float:
+        s = self.state
+        gain = 0.0
+        for n in NEIGHBOURS[hex_]:
+            kind = self.board.locations.get(n)
+            if kind is None or s.tiles_left.get(n, 0) <= 0:
+                continue
+            if n not in s.taken_from[self.seat] and not any(m in own for m in NEIGHBOURS[n]):
+                gain += TILE_GAINED
+        return gain
+
+    def near_location(self, hex_: int) -> float:
+        s = self.state
+        for n in NEIGHBOURS[hex_]:
+            for m in NEIGHBOURS[n]:
+                if (
+                    m in self.board.locations
+                    and s.tiles_left.get(m, 0) > 0
+                    and m not in s.taken_from[self.seat]
+                ):
+                    return NEAR_LOCATION
+        return 0.0
+
+    def build(self, hex_: int) -> float:
+        own = self.players[self.seat]
+        after = own | {hex_}
+        return self.score(after) - self.base + self.tiles_at(hex_, own) + self.near_location(hex_)
+
+    def losses(self, source: int, after: set[int]) -> float:
+        held = {t["location"] for t in self.state.held[self.seat]}
+        return sum(
+            TILE_LOST
+            for n in NEIGHBOURS[source]
+            if n in held and not any(m in after for m in NEIGHBOURS[n])
+        )
+
+    def move(self, source: int, to: int) -> float:
+        own = self.players[self.seat]
+        after = (own - {source}) | {to}
+        return (
+            self.score(after)
+            - self.base
+            + self.tiles_at(to, own - {source})
+            - self.losses(source, after)
+            - MOVE_THRESHOLD
+        )
+
+
+def _hex(pair: list[int]) -> int:
+    return pair[0] * COLS + pair[1]
+
+
+def _terrain_value(judge: _Judge, terrain: str) -> float:
+    """The best three single builds the terrain would allow now (a rough guide)."""
+    s = judge.state
+    targets = adjacent_if_possible(empty_hexes(s.board, s.owner, terrain), s.owner, judge.seat)
+    if not targets:
+        return -10.0
+    sample = targets if len(targets) <= 24 else random.Random(len(targets)).sample(targets, 24)
+    values = sorted((judge.build(h) for h in sample), reverse=True)
+    return sum(values[:3])
+
+
+def _value(judge: _Judge, command: Command, cache: dict[Any, float]) -> float:
+    kind = command["type"]
+    if kind == "build" or (kind == "use_tile" and "from" not in command):
+        h = _hex(command["hex"] if kind == "build" else command["to"])
+        if h not in cache:
+            cache[h] = judge.build(h)
+        return cache[h] + (0.3 if kind == "use_tile" else 0.0)
+    if kind == "end_turn":
+        return 0.0
+    if kind in ("choose_terrain", "play_terrain_card", "take_terrain_card"):
+        return _terrain_value(judge, command["terrain"])
+    if kind in ("draw_terrain_card", "swap_terrain_card"):
+        values = [_terrain_value(judge, t) for t in BUILDABLE_TERRAINS]
+        return sum(values) / len(values)
+    if kind == "discard_tile":
+        for tile in judge.state.held[judge.seat]:
+            if tile["location"] == _hex(command["location"]):
+                return 1.0 if tile["used"] or tile["fresh"] else 0.0
+    return 0.0
+
+
+def _moves(judge: _Judge, moves: list[Command]) -> list[tuple[float, Command]]:
+    """Estimate every move as removal + arrival, then score the best few exactly."""
+    own = judge.players[judge.seat]
+    removal: dict[int, float] = {}
+    arrival: dict[int, float] = {}
+    estimates = []
+    for command in moves:
+        source, to = _hex(command["from"]), _hex(command["to"])
+        if source not in removal:
+            removal[source] = judge.score(own - {source}) - judge.base
+        if to not in arrival:
+            arrival[to] = judge.score(own | {to}) - judge.base
+        estimates.append((removal[source] + arrival[to], command))
+    estimates.sort(key=lambda pair: pair[0], reverse=True)
+    return [(judge.move(_hex(c["from"]), _hex(c["to"])), c) for _, c in estimates[:EXACT_MOVES]]
+
+
+def greedy(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
+    """Medium: the command adding the most gold now (ties broken at random)."""
+    commands = ruleset.legal_commands(state, seat)
+    if not commands:
+        raise LookupError(f"seat {seat} has no legal command")
+    if len(commands) == 1:
+        return commands[0]
+    judge = _Judge(state, seat)
+    cache: dict[Any, float] = {}
+    moves = [c for c in commands if c["type"] == "use_tile" and "from" in c]
+    scored = [
+        (_value(judge, c, cache), c)
+        for c in commands
+        if not (c["type"] == "use_tile" and "from" in c)
+    ]
+    if moves:
+        scored.extend(_moves(judge, moves))
+    best = max(value for value, _ in scored)
+    return rng.choice([c for value, c in scored if value >= best - 1e-9])
+
+
+register("kingdom-builder", "medium", greedy)

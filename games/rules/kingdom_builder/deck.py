@@ -1,0 +1,225 @@
+"""Terrain cards in play: drawing, reshuffling, revealing, and the terrain-draw variants.
+
+Variants (table option ``terrain_draw``):
+- ``standard``: one secret card in hand, revealed at the start of the turn.
+- ``draft``: ``draft_size`` cards face up; at the start of the turn take one of them or the
+  unknown top card of the draw pile; the face-up row is refilled at once.
+- ``hand``: ``hand_size`` secret cards; play one at the start of the turn, draw back up at
+  its end.
+- ``choose``: no cards; pick any terrain at the start of the turn.
+- ``sceadeau``: two secret cards at the start; turn 1 plays one; at the start of turn 2 the
+  other is played or swapped for the top card of the draw pile; then as ``standard``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.rules.base import IllegalCommand, require
+from games.rules.kingdom_builder.emitter import Emitter
+from games.rules.kingdom_builder.placement import empty_hexes
+from games.rules.kingdom_builder.state import CHOOSE_TERRAIN, State
+from games.rules.kingdom_builder.terrain import BUILDABLE_TERRAINS, TERRAIN_NAMES, shuffled
+
+STANDARD, DRAFT, HAND, CHOOSE, SCEADEAU = "standard", "draft", "hand", "choose", "sceadeau"
+TERRAIN_DRAWS = (STANDARD, DRAFT, HAND, CHOOSE, SCEADEAU)
+
+CHOICE_COMMANDS = (
+    "play_terrain_card",
+    "swap_terrain_card",
+    "take_terrain_card",
+    "draw_terrain_card",
+    "choose_terrain",
+)
+
+
+def hand_size(options: dict[str, Any]) -> int:
+    """How many secret cards a seat holds between its turns."""
+    draw = options["terrain_draw"]
+    if draw == HAND:
+        return options["hand_size"]
+    if draw in (STANDARD, SCEADEAU):
+        return 1
+    return 0
+
+
+def opening_hand_size(options: dict[str, Any]) -> int:
+    draw = options["terrain_draw"]
+    return {STANDARD: 1, HAND: options["hand_size"], SCEADEAU: 2}.get(draw, 0)
+
+
+def top_card(em: Emitter, rng: random.Random) -> str | None:
+    """The top card of the draw pile, reshuffling the discards when the pile is empty."""
+    s = em.state
+    if not s.draw_pile:
+        if not s.discard:
+            return None
+        order = shuffled(s.discard, rng)
+        # The new order is secret: kept for the server only (seat -1 never views).
+        em.emit("terrain_deck_reshuffled", {"cards": len(order)}, {-1: {"draw_pile": order}})
+    return s.draw_pile[0]
+
+
+def reveal_top(em: Emitter, rng: random.Random, seat: int) -> bool:
+    """Play the top card of the draw pile face up; False when there is no card at all."""
+    terrain = top_card(em, rng)
+    if terrain is None:
+        return False
+    em.emit("terrain_card_revealed", {"seat": seat, "terrain": terrain, "source": "draw_pile"})
+    return True
+
+
+def cut_short(em: Emitter, seat: int) -> None:
+    """No terrain can be played at all: the mandatory action is void this turn."""
+    s = em.state
+    em.emit("mandatory_action_cut_short", {"seat": seat, "builds_skipped": max(0, 3 - s.placed)})
+
+
+def offer_terrain(em: Emitter, rng: random.Random, seat: int) -> None:
+    """Start of turn: reveal the card where no choice exists, else wait for the player."""
+    s = em.state
+    draw = s.terrain_draw
+    automatic = draw == STANDARD or (draw == SCEADEAU and s.turns[seat] >= 3)
+    if automatic or (draw == HAND and not s.hands[seat]):
+        if s.hands[seat]:
+            em.emit(
+                "terrain_card_revealed",
+                {"seat": seat, "terrain": s.hands[seat][0], "source": "hand"},
+            )
+        elif not reveal_top(em, rng, seat):
+            cut_short(em, seat)
+    elif not choice_commands(s, seat):
+        cut_short(em, seat)
+
+
+def choice_commands(s: State, seat: int) -> list[dict[str, Any]]:
+    """Every terrain-choice command open to ``seat`` at the start of its turn."""
+    draw = s.terrain_draw
+    if draw == CHOOSE:
+        return [
+            {"type": "choose_terrain", "terrain": t}
+            for t in BUILDABLE_TERRAINS
+            if empty_hexes(s.board, s.owner, t)
+        ]
+    if draw == DRAFT:
+        commands = [{"type": "take_terrain_card", "terrain": t} for t in sorted(set(s.face_up))]
+        if s.draw_pile or s.discard:
+            commands.append({"type": "draw_terrain_card"})
+        return commands
+    commands = [{"type": "play_terrain_card", "terrain": t} for t in sorted(set(s.hands[seat]))]
+    if draw == SCEADEAU and s.turns[seat] == 2 and s.hands[seat]:
+        commands.append({"type": "swap_terrain_card"})
+    return commands
+
+
+def choose(em: Emitter, rng: random.Random, seat: int, command: dict[str, Any]) -> None:
+    """Carry out a terrain-choice command already known to be legal."""
+    kind = command["type"]
+    s = em.state
+    if kind == "choose_terrain":
+        em.emit(
+            "terrain_card_revealed",
+            {"seat": seat, "terrain": command["terrain"], "source": "choice"},
+        )
+    elif kind == "play_terrain_card":
+        em.emit(
+            "terrain_card_revealed", {"seat": seat, "terrain": command["terrain"], "source": "hand"}
+        )
+    elif kind == "swap_terrain_card":
+        em.emit(
+            "terrain_card_discarded",
+            {"seat": seat, "terrain": s.hands[seat][0], "source": "hand"},
+        )
+        if not reveal_top(em, rng, seat):
+            cut_short(em, seat)
+    elif kind == "take_terrain_card":
+        em.emit(
+            "terrain_card_revealed",
+            {"seat": seat, "terrain": command["terrain"], "source": "face_up"},
+        )
+        refill = top_card(em, rng)
+        if refill is not None:
+            em.emit("terrain_card_drawn", {"seat": seat, "to": "face_up", "terrain": refill})
+    elif kind == "draw_terrain_card" and not reveal_top(em, rng, seat):
+        cut_short(em, seat)
+
+
+VARIANTS_OF = {
+    "choose_terrain": (CHOOSE,),
+    "play_terrain_card": (HAND, SCEADEAU),
+    "swap_terrain_card": (SCEADEAU,),
+    "take_terrain_card": (DRAFT,),
+    "draw_terrain_card": (DRAFT,),
+}
+
+
+def check_choice(s: State, seat: int, command: dict[str, Any]) -> None:
+    """Refuse a malformed or unavailable terrain choice with a clear reason."""
+    kind = command["type"]
+    require(
+        s.terrain_draw in VARIANTS_OF[kind],
+        "wrong_variant",
+        f"This table plays terrain draw {s.terrain_draw!r}, where {kind!r} does not exist.",
+    )
+    require(
+        s.phase == CHOOSE_TERRAIN,
+        "terrain_already_chosen",
+        "Your terrain for this turn is already known.",
+    )
+    if command in choice_commands(s, seat):
+        return
+    fields = {"type"} if kind in ("draw_terrain_card", "swap_terrain_card") else {"type", "terrain"}
+    require(
+        set(command) == fields, "malformed_command", f"{kind!r} takes the fields: {sorted(fields)}."
+    )
+    terrain = command.get("terrain")
+    if "terrain" in fields:
+        require(
+            terrain in BUILDABLE_TERRAINS,
+            "bad_terrain",
+            f"'terrain' must be one of: {', '.join(BUILDABLE_TERRAINS)}.",
+        )
+    name = TERRAIN_NAMES.get(terrain, "")
+    code, message = {
+        "choose_terrain": ("terrain_exhausted", f"No empty {name} hex is left; choose another."),
+        "play_terrain_card": ("card_not_in_hand", f"You hold no {name} card."),
+        "take_terrain_card": ("card_not_face_up", f"No {name} card lies face up."),
+        "draw_terrain_card": ("draw_pile_empty", "There is no card left to draw."),
+        "swap_terrain_card": ("cannot_swap", "You may swap your kept card only on your turn 2."),
+    }[kind]
+    raise IllegalCommand(code, message)
+
+
+def draw_up(em: Emitter, rng: random.Random, seat: int) -> None:
+    """End of turn: draw secret cards back up to the hand size."""
+    s = em.state
+    if s.terrain_draw == SCEADEAU and s.turns[seat] == 1:
+        return  # the second opening card is kept for turn 2
+    target = hand_size(s.options)
+    while len(s.hands[seat]) < target:
+        terrain = top_card(em, rng)
+        if terrain is None:
+            return
+        em.emit("terrain_card_drawn", {"seat": seat, "to": "hand"}, {seat: {"terrain": terrain}})
+
+
+def no_terrain_left(em: Emitter, rng: random.Random, seat: int) -> None:
+    """No empty hex of the card's terrain during the mandatory action.
+
+    Publisher rule: the card is removed from the game and a new one drawn (the top card of
+    the draw pile, in every card variant). In ``choose`` the player picks another terrain.
+    Under the designer's rule (``designer_no_terrain``) the targets already fall back to
+    any terrain, so reaching here means the board has no empty buildable hex.
+    """
+    s = em.state
+    if s.options["designer_no_terrain"] or s.card is None:
+        cut_short(em, seat)
+    elif s.terrain_draw == CHOOSE:
+        em.emit("terrain_exhausted", {"seat": seat, "terrain": s.card})
+        if not choice_commands(em.state, seat):
+            cut_short(em, seat)
+    else:
+        em.emit("terrain_card_removed", {"seat": seat, "terrain": s.card})
+        if not reveal_top(em, rng, seat):
+            cut_short(em, seat)

@@ -1,0 +1,164 @@
+"""Table options and the opening: the board laid, the cards chosen, the terrain deck dealt."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.rules.base import Event, IllegalCommand, Option
+from games.rules.kingdom_builder import deck
+from games.rules.kingdom_builder.board import (
+    BASE_SECTIONS,
+    FIRST_GAME_CARDS,
+    FIRST_GAME_SECTIONS,
+    assemble,
+    coords,
+)
+from games.rules.kingdom_builder.cards import CARDS
+from games.rules.kingdom_builder.emitter import Emitter
+from games.rules.kingdom_builder.terrain import shuffled, terrain_deck
+
+TILES_PER_LOCATION = 2
+CARDS_IN_PLAY = 3
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "board",
+        "random",
+        "The board: 4 random sections each upright or rotated, the first-game preset, or "
+        "the sections given in 'sections' and 'rotations'.",
+        ("random", "first_game", "chosen"),
+    ),
+    Option(
+        "sections",
+        None,
+        "With board 'chosen': 4 section names for top-left, top-right, bottom-left, "
+        f"bottom-right, among: {', '.join(BASE_SECTIONS)}.",
+    ),
+    Option(
+        "rotations",
+        None,
+        "With board 'chosen': 4 booleans, true for a section rotated 180° (default none).",
+    ),
+    Option(
+        "cards",
+        None,
+        f"The 3 Kingdom Builder cards in play (default 3 at random) among: {', '.join(CARDS)}.",
+    ),
+    Option(
+        "terrain_draw",
+        deck.STANDARD,
+        "How terrain cards are drawn: standard, draft (cards face up), hand (several in "
+        "hand), choose (any terrain each turn), sceadeau (two cards at the start).",
+        deck.TERRAIN_DRAWS,
+    ),
+    Option("draft_size", 3, "Draft variant: how many terrain cards lie face up.", (2, 3, 4, 5)),
+    Option("hand_size", 3, "Hand variant: how many terrain cards each player holds.", (2, 3, 4)),
+    Option(
+        "designer_no_terrain",
+        False,
+        "Designer's rule: when no empty hex of the card's terrain is left, the remaining "
+        "settlements go on any terrain (instead of replacing the card).",
+    ),
+)
+
+
+def _bad(message: str) -> IllegalCommand:
+    return IllegalCommand("bad_option", message)
+
+
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Cross-option checks; returns options with 'rotations' and 'cards' normalised."""
+    options = dict(options)
+    for name in ("draft_size", "hand_size"):
+        if type(options[name]) is not int:
+            raise _bad(f"Option {name!r} must be a whole number.")
+    sections, rotations = options["sections"], options["rotations"]
+    if options["board"] == "chosen":
+        if (
+            not isinstance(sections, list)
+            or len(sections) != 4
+            or not all(isinstance(s, str) and s in BASE_SECTIONS for s in sections)
+            or len(set(sections)) != 4
+        ):
+            raise _bad(
+                f"'sections' must list 4 different sections among: {', '.join(BASE_SECTIONS)}."
+            )
+        if rotations is None:
+            rotations = [False] * 4
+        if not isinstance(rotations, list) or len(rotations) != 4:
+            raise _bad("'rotations' must list 4 booleans.")
+        if not all(isinstance(r, bool) for r in rotations):
+            raise _bad("'rotations' must list 4 booleans.")
+        options["rotations"] = list(rotations)
+    elif sections is not None or rotations is not None:
+        raise _bad("'sections' and 'rotations' need board 'chosen'.")
+    cards = options["cards"]
+    if cards is not None:
+        if (
+            not isinstance(cards, list)
+            or len(cards) != CARDS_IN_PLAY
+            or not all(isinstance(c, str) and c in CARDS for c in cards)
+            or len(set(cards)) != CARDS_IN_PLAY
+        ):
+            raise _bad(f"'cards' must list 3 different cards among: {', '.join(CARDS)}.")
+        options["cards"] = list(cards)
+    return options
+
+
+def _layout(options: dict[str, Any], rng: random.Random) -> list[list[Any]]:
+    if options["board"] == "first_game":
+        return [[name, False] for name in FIRST_GAME_SECTIONS]
+    if options["board"] == "chosen":
+        return [[n, r] for n, r in zip(options["sections"], options["rotations"], strict=True)]
+    names = rng.sample(sorted(BASE_SECTIONS), 4)
+    return [[name, rng.random() < 0.5] for name in names]
+
+
+def _cards(options: dict[str, Any], rng: random.Random) -> list[str]:
+    if options["cards"] is not None:
+        return list(options["cards"])
+    if options["board"] == "first_game":
+        return list(FIRST_GAME_CARDS)
+    return rng.sample(sorted(CARDS), CARDS_IN_PLAY)
+
+
+def opening(options: dict[str, Any], players: int, rng: random.Random) -> list[Event]:
+    """The opening facts: ``game_set_up`` (enough for ``evolve(None, ...)``), first turn."""
+    from games.rules.kingdom_builder import turn  # turn imports this package's modules
+
+    layout = _layout(options, rng)
+    board = assemble(tuple((name, bool(rot)) for name, rot in layout))
+    cards = _cards(options, rng)
+    pile = [] if options["terrain_draw"] == deck.CHOOSE else shuffled(terrain_deck(), rng)
+    private: dict[int, dict[str, Any]] = {}
+    size = deck.opening_hand_size(options)
+    for seat in range(players):
+        private[seat] = {"hand": pile[:size]}
+        pile = pile[size:]
+    face_up: list[str] = []
+    if options["terrain_draw"] == deck.DRAFT:
+        face_up, pile = pile[: options["draft_size"]], pile[options["draft_size"] :]
+    private[-1] = {"draw_pile": pile}  # the pile's order is for the server only
+    start_player = rng.randrange(players)
+    em = Emitter(None)
+    em.emit(
+        "game_set_up",
+        {
+            "options": options,
+            "players": players,
+            "layout": layout,
+            "cards": cards,
+            "locations": [
+                {"hex": coords(i), "tile": kind, "tiles": TILES_PER_LOCATION}
+                for i, kind in sorted(board.locations.items())
+            ],
+            "start_player": start_player,
+            "face_up": face_up,
+            "draw_pile_size": len(pile),
+        },
+        private,
+    )
+    turn.start_turn(em, rng, start_player)
+    turn.settle(em, rng)
+    return em.events

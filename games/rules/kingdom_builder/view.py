@@ -1,0 +1,158 @@
+"""What each viewer sees of the state, and the move log in words.
+
+A seat sees everything public plus its own hand; never another hand nor the draw pile's
+order (only its size). Spectators (seat None) see only the public part.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.rules.base import Outcome
+from games.rules.kingdom_builder import turn
+from games.rules.kingdom_builder.board import coords
+from games.rules.kingdom_builder.cards import CARD_NAMES
+from games.rules.kingdom_builder.locations import TILE_NAMES
+from games.rules.kingdom_builder.state import State
+from games.rules.kingdom_builder.terrain import TERRAIN_NAMES
+
+
+def _mandatory(s: State) -> str:
+    if s.mandatory_done():
+        return "done"
+    return "in_progress" if s.placed else "not_started"
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    board = s.board
+    you = seat if isinstance(seat, int) and 0 <= seat < s.players else None
+    active = None if s.finished else s.active
+    scores = turn.final_scores(s)
+    return {
+        "ruleset": "kingdom-builder",
+        "phase": s.phase,
+        "finished": s.finished,
+        "to_act": [] if s.finished else [s.active],
+        "outcome": Outcome.from_json(s.outcome).as_json() if s.outcome else None,
+        "you": you,
+        "options": s.options,
+        "board": {
+            "sections": [{"name": n, "rotated": r} for n, r in s.layout],
+            "grid": board.rows(),
+            "locations": [
+                {"hex": coords(i), "tile": kind, "tiles_left": s.tiles_left.get(i, 0)}
+                for i, kind in sorted(board.locations.items())
+            ],
+            "castles": [coords(i) for i in sorted(board.castles)],
+        },
+        "cards": list(s.cards),
+        "start_player": s.start_player,
+        "active": active,
+        "round": max(s.turns) if s.turns else 0,
+        "end_triggered": s.end_triggered,
+        "players": [
+            {
+                "seat": p,
+                "supply": s.supply[p],
+                "settlements": [coords(i) for i in sorted(s.settlements[p])],
+                "tiles": [
+                    {
+                        "tile": t["tile"],
+                        "location": coords(t["location"]),
+                        "fresh": t["fresh"],
+                        "used": t["used"],
+                    }
+                    for t in s.held[p]
+                ],
+                "taken_from": [coords(i) for i in sorted(s.taken_from[p])],
+                "hand_size": len(s.hands[p]),
+                "turns": s.turns[p],
+                "score": scores[p],  # what the board would score now (public)
+            }
+            for p in range(s.players)
+        ],
+        "terrain": {
+            "card": s.card,
+            "draw_pile": len(s.draw_pile),
+            "discard_top": s.discard[-1] if s.discard else None,
+            "discard_size": len(s.discard),
+            "removed": list(s.removed),
+            "face_up": list(s.face_up),
+        },
+        "turn": None
+        if s.finished
+        else {
+            "seat": s.active,
+            "terrain": s.card,
+            "placed": s.placed,
+            "mandatory": _mandatory(s),
+            "tiles_allowed": turn.tiles_allowed_now(s),
+            "pending_discard": [
+                {"tile": p["tile"], "location": coords(p["location"])} for p in s.pending
+            ],
+        },
+        "hand": list(s.hands[you]) if you is not None else None,
+    }
+
+
+def _at(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    return f"[{value[0]}, {value[1]}]" if isinstance(value, list) and len(value) == 2 else "?"
+
+
+def describe_event(kind: str, data: dict[str, Any], names: dict[int, str]) -> str:
+    """One line of the move log, from the data the viewer sees."""
+    seat = data.get("seat")
+    who = names.get(seat, f"Player {seat}") if isinstance(seat, int) else "Someone"
+    terrain = TERRAIN_NAMES.get(data.get("terrain", ""), str(data.get("terrain")))
+    tile = TILE_NAMES.get(data.get("tile") or "", str(data.get("tile")))
+    if kind == "game_set_up":
+        sections = ", ".join(f"{n}{' (rotated)' if r else ''}" for n, r in data.get("layout", []))
+        cards = ", ".join(CARD_NAMES.get(c, c) for c in data.get("cards", []))
+        return f"The board is laid: {sections}. Cards in play: {cards}."
+    if kind == "turn_started":
+        return f"{who} begins turn {data.get('turn')}."
+    if kind == "terrain_card_revealed":
+        source = {
+            "hand": "plays",
+            "face_up": "takes the face-up",
+            "draw_pile": "draws and plays",
+            "choice": "chooses",
+        }.get(data.get("source", ""), "plays")
+        return f"{who} {source} {terrain}."
+    if kind == "terrain_card_drawn":
+        if data.get("to") == "face_up":
+            return f"A {terrain} card is laid face up."
+        return f"{who} draws a {terrain} card." if "terrain" in data else f"{who} draws a card."
+    if kind == "terrain_deck_reshuffled":
+        return f"The discards are reshuffled into a new draw pile of {data.get('cards')} cards."
+    if kind == "terrain_card_discarded":
+        return f"{who} discards {terrain}."
+    if kind == "terrain_card_removed":
+        return f"No empty {terrain} hex is left: the card is removed from the game."
+    if kind == "terrain_exhausted":
+        return f"No empty {terrain} hex is left: {who} chooses another terrain."
+    if kind == "mandatory_action_cut_short":
+        return f"{who} cannot build the remaining {data.get('builds_skipped')} settlements."
+    if kind == "settlement_built":
+        how = f" with {tile}" if data.get("tile") else ""
+        return f"{who} builds on {terrain} at {_at(data, 'hex')}{how}."
+    if kind == "settlement_moved":
+        return (
+            f"{who} moves a settlement from {_at(data, 'from')} to {_at(data, 'to')} with {tile}."
+        )
+    if kind == "tile_taken":
+        return f"{who} takes a {tile} tile at {_at(data, 'location')}."
+    if kind == "tile_loss_pending":
+        return f"{who} must give up one of two {tile} tiles."
+    if kind == "tile_lost":
+        return f"{who} loses the {tile} tile of {_at(data, 'location')}."
+    if kind == "game_end_triggered":
+        return f"{who} has placed the last settlement: the round is finished, then the game ends."
+    if kind == "turn_ended":
+        return f"{who} ends the turn."
+    if kind == "game_finished":
+        scores = data.get("scores", {})
+        parts = ", ".join(f"{names.get(int(s), f'Player {s}')} {v}" for s, v in scores.items())
+        return f"The game is over: {parts}."
+    return kind.replace("_", " ").capitalize() + "."
