@@ -1,0 +1,197 @@
+"""Benchmarks. Each measurement prints one JSON line (name, n, rate, p50/p99).
+
+python manage.py bench commands [--games 10] [--players 2]
+python manage.py bench rules kingdom-builder [--games 50] [--players 4]
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+import uuid
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.test.utils import override_settings
+from tqdm import tqdm
+
+from bots.strategies import get_strategy, random_legal
+from games import services, store
+from games import table as tables
+from games.models import Game
+from games.rules import all_rulesets, get_ruleset
+from games.rules.base import Event, Ruleset
+
+
+def _ms(seconds: list[float], q: int) -> float:
+    if len(seconds) < 2:
+        return round(seconds[0] * 1000, 3) if seconds else 0.0
+    return round(statistics.quantiles(seconds, n=100)[q - 1] * 1000, 3)
+
+
+def _line(name: str, samples: list[float], **extra: Any) -> dict[str, Any]:
+    total = sum(samples)
+    return {
+        "name": name,
+        "n": len(samples),
+        "per_second": round(len(samples) / total, 1) if total else None,
+        "p50_ms": _ms(samples, 50),
+        "p99_ms": _ms(samples, 99),
+        **extra,
+    }
+
+
+class Command(BaseCommand):
+    help = "Measure the service and the rules engines; prints JSON lines."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("what", choices=["commands", "rules"])
+        parser.add_argument("ruleset", nargs="?", default="kingdoms")
+        parser.add_argument("--games", type=int, default=None)
+        parser.add_argument("--players", type=int, default=None)
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args, **options) -> None:
+        keys = {r.key for r in all_rulesets()}
+        if options["ruleset"] not in keys:
+            raise CommandError(f"unknown ruleset {options['ruleset']!r}; one of {sorted(keys)}")
+        if options["what"] == "commands":
+            lines = self.bench_commands(options)
+        else:
+            lines = self.bench_rules(options)
+        for line in lines:
+            self.stdout.write(json.dumps(line))
+
+    # ---- the service ----------------------------------------------------------------
+    def bench_commands(self, options: dict[str, Any]) -> list[dict[str, Any]]:
+        games = options["games"] or 10
+        players = options["players"] or 2
+        rng = random.Random(options["seed"])
+        user, _ = get_user_model().objects.get_or_create(username="bench-runner")
+        with override_settings(BOT_RUNNER="none"):
+            samples: list[float] = []
+            for _ in tqdm(range(games), desc="kingdoms games", disable=games < 2):
+                samples += [t for _, t in self._play(user, "kingdoms", players, rng, "medium")]
+            lines = [_line("commands kingdoms (warm state cache)", samples, players=players)]
+            # Per-command cost against the game's length. Kingdoms ends by ~130 events, so
+            # the longest legal game we host (Kingdom Cards, 5 seats, a player who keeps
+            # rearranging their kingdom) stands in for "a long game".
+            for key, seats, label in [
+                ("kingdoms", players, "kingdoms"),
+                ("kingdom-cards", 5, "kingdom-cards long game"),
+            ]:
+                for cold in (False, True):
+                    timed = self._play(user, key, seats, rng, "fidget", cold_cache=cold)
+                    lines.append(_cost_by_seq(timed, label, cold))
+        return lines
+
+    def _play(
+        self,
+        user,
+        key: str,
+        players: int,
+        rng: random.Random,
+        level: str,
+        cold_cache: bool = False,
+    ) -> list[tuple[int, float]]:
+        """Play one all-bot game through the service; (head seq, seconds) per command."""
+        rules = get_ruleset(key)
+        game = services.table_create(user=user, ruleset=key, seats=players, join=False)
+        for _ in range(players):
+            services.bot_add(game_id=game.id, user=user, level="easy")
+        services.game_start(game_id=game.id, user=user)
+        strategy = _fidget if level == "fidget" else get_strategy(key, level)
+        timed: list[tuple[int, float]] = []
+        while True:
+            game = Game.objects.get(pk=game.id)
+            if game.status != Game.Status.ACTIVE:
+                return timed
+            with store.reading(game) as table:
+                seat = min(tables.to_act(rules, table))
+                command = strategy(rules, table.rules, seat, rng)
+            if cold_cache:
+                store.state_cache.clear()
+            started = time.perf_counter()
+            services.game_submit(
+                game_id=game.id,
+                command=command,
+                bot_seat=seat,
+                command_id=uuid.uuid4(),
+                expected_seq=game.head_seq,
+            )
+            timed.append((game.head_seq, time.perf_counter() - started))
+
+    # ---- the rules engines ------------------------------------------------------------
+    def bench_rules(self, options: dict[str, Any]) -> list[dict[str, Any]]:
+        rules = get_ruleset(options["ruleset"])
+        games = options["games"] or 30
+        low, high = rules.seat_range(rules.clean_options({}))
+        players = options["players"] or min(4, high)
+        rng = random.Random(options["seed"])
+        durations, logs = [], []
+        for _ in tqdm(range(games), desc=f"{rules.key} games", disable=games < 2):
+            started = time.perf_counter()
+            logs.append(_random_game(rules, players, rng))
+            durations.append(time.perf_counter() - started)
+        events = sum(len(log) for log in logs)
+        started = time.perf_counter()
+        for log in logs:
+            rules.fold(log)
+        fold_seconds = time.perf_counter() - started
+        return [
+            _line(
+                f"random {players}-player games, {rules.key}",
+                durations,
+                players=players,
+                events_per_game=round(events / games, 1),
+            ),
+            {
+                "name": f"replay (fold), {rules.key}",
+                "n": events,
+                "per_second": round(events / fold_seconds),
+            },
+        ]
+
+
+def _random_game(rules: Ruleset, players: int, rng: random.Random) -> list[Event]:
+    options = rules.clean_options({})
+    log = rules.setup(options, players, rng)
+    state = rules.fold(log)
+    while seats := rules.to_act(state):
+        seat = rng.choice(sorted(seats))
+        command = random_legal(rules, state, seat, rng)
+        for event in rules.decide(state, seat, command, rng):
+            log.append(event)
+            state = rules.evolve(state, event)
+    return log
+
+
+def _cost_by_seq(timed: list[tuple[int, float]], label: str, cold: bool) -> dict[str, Any]:
+    """Median command cost early, midway and late in one game, and their ratios."""
+    last = max(seq for seq, _ in timed)
+    windows = {"early": (0, 20), "mid": (last // 2 - 30, last // 2 + 30), "late": (last - 60, last)}
+    medians = {
+        name: statistics.median([t for seq, t in timed if low <= seq <= high])
+        for name, (low, high) in windows.items()
+    }
+    cache = "cold cache: snapshot + tail per command" if cold else "warm cache"
+    return {
+        "name": f"cost by seq, {label}, {cache}",
+        "seq_windows": {name: list(w) for name, w in windows.items()},
+        **{f"{name}_p50_ms": round(m * 1000, 3) for name, m in medians.items()},
+        "late_over_early": round(medians["late"] / medians["early"], 2),
+        "late_over_mid": round(medians["late"] / medians["mid"], 2),
+    }
+
+
+_CHANGES = ("lay_group", "return_group", "lay_treasure", "return_treasure")
+
+
+def _fidget(rules: Ruleset, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+    """A legal but restless player: rearranges the kingdom whenever allowed."""
+    commands = rules.legal_commands(state, seat)
+    changes = [c for c in commands if c.get("type") in _CHANGES]
+    return rng.choice(changes or commands)
