@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Install everything into .venv, then serve or test. Needs only Python 3.11+.
 
-    python3 run.py serve   # http://127.0.0.1:8000 (SQLite, in-memory channels, in-process bots)
-    python3 run.py test    # the whole test suite (PostgreSQL + Redis too when CI=true)
+python3 run.py serve   # http://127.0.0.1:8000 (SQLite, in-memory channels, in-process bots)
+python3 run.py test    # the whole test suite (PostgreSQL + Redis too when CI=true)
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def sh(*args: str | Path, env: dict[str, str] | None = None, check: bool = True)
 
 
 def install() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - run.py is what tells old Pythons so
         sys.exit("Python 3.11 or newer is needed.")
     if not PY.exists():
         venv.EnvBuilder(with_pip=True).create(VENV)
@@ -66,14 +66,31 @@ def ensure_service(name: str, port: int, start: list[str]) -> None:
 
 def ci_services(env: dict[str, str]) -> None:
     versions = sorted(os.listdir("/etc/postgresql")) if Path("/etc/postgresql").is_dir() else []
-    pg_start = ["pg_ctlcluster", "--skip-systemctl-redirect", versions[-1] if versions else "15",
-                "main", "start"]
+    pg_start = [
+        "pg_ctlcluster",
+        "--skip-systemctl-redirect",
+        versions[-1] if versions else "15",
+        "main",
+        "start",
+    ]
     ensure_service("PostgreSQL", 5432, pg_start)
     ensure_service(
         "Redis",
         6379,
-        ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
-         "--save", "", "--appendonly", "no"],
+        [
+            "redis-server",
+            "--daemonize",
+            "yes",
+            "--bind",
+            "127.0.0.1",
+            "-::1",
+            "--port",
+            "6379",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
     )
     env.setdefault("DATABASE_URL", POSTGRES_URL)
     env.setdefault("REDIS_URL", REDIS_URL)

@@ -44,9 +44,25 @@ def worker(settings):
         "PYTHONPATH": str(ROOT),
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "kingdom", "worker", "-Q", "bots",
-         "--pool", "solo", "--concurrency", "1", "--loglevel", "WARNING", "--purge"],
-        cwd=ROOT, env=env,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "kingdom",
+            "worker",
+            "-Q",
+            "bots",
+            "--pool",
+            "solo",
+            "--concurrency",
+            "1",
+            "--loglevel",
+            "WARNING",
+            "--purge",
+        ],
+        cwd=ROOT,
+        env=env,
     )
     time.sleep(3)
     yield process

@@ -13,8 +13,6 @@ from tests.games.helpers import table_with_bots
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
-
 def test_the_same_task_delivered_twice_appends_one_command(make_user, settings):
     settings.BOT_RUNNER = "none"
     user = make_user()
@@ -22,7 +20,7 @@ def test_the_same_task_delivered_twice_appends_one_command(make_user, settings):
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     head = game.head_seq
-    (seat, _level), = turns.bot_seats_to_act(game)
+    ((seat, _level),) = turns.bot_seats_to_act(game)
     assert turns.take_turn(game.id, seat, head) is True
     game.refresh_from_db()
     after_first = game.head_seq
@@ -30,8 +28,12 @@ def test_the_same_task_delivered_twice_appends_one_command(make_user, settings):
     assert turns.take_turn(game.id, seat, head) is False
     game.refresh_from_db()
     assert game.head_seq == after_first
-    assert GameEvent.objects.filter(game=game, command_id=turns.bot_command_id(
-        game.id, head, seat)).count() == 1
+    assert (
+        GameEvent.objects.filter(
+            game=game, command_id=turns.bot_command_id(game.id, head, seat)
+        ).count()
+        == 1
+    )
 
 
 def test_a_stale_task_for_a_seat_not_to_act_does_nothing(make_user, settings):
@@ -40,7 +42,7 @@ def test_a_stale_task_for_a_seat_not_to_act_does_nothing(make_user, settings):
     game = table_with_bots(user, bots=2, join=False, level="easy")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
-    (seat, _level), = turns.bot_seats_to_act(game)
+    ((seat, _level),) = turns.bot_seats_to_act(game)
     other = 1 - seat
     assert turns.take_turn(game.id, other, game.head_seq) is False
     assert turns.take_turn(game.id, seat, game.head_seq + 7) is False
@@ -60,8 +62,9 @@ def test_all_bot_game_ends_inline_without_recursion(make_user, ruleset):
 
     rules = get_ruleset(ruleset)
     user = make_user()
-    game = table_with_bots(user, ruleset=ruleset, bots=rules.max_players, join=False,
-                           level="medium")
+    game = table_with_bots(
+        user, ruleset=ruleset, bots=rules.max_players, join=False, level="medium"
+    )
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(400)  # a recursive runner would blow through this
     try:

@@ -101,9 +101,7 @@ def test_tampering_with_a_stored_event_row_is_detected(finished_game):
     with connection.cursor() as cursor:
         if ON_POSTGRES:
             cursor.execute("ALTER TABLE games_gameevent DISABLE TRIGGER games_event_append_only")
-        cursor.execute(
-            "UPDATE games_gameevent SET actor = %s WHERE id = %s", ["seat:9", row.id]
-        )
+        cursor.execute("UPDATE games_gameevent SET actor = %s WHERE id = %s", ["seat:9", row.id])
         if ON_POSTGRES:
             cursor.execute("ALTER TABLE games_gameevent ENABLE TRIGGER games_event_append_only")
     verdict = audit(finished_game)

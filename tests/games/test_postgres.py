@@ -29,9 +29,12 @@ def test_trigger_refuses_update_and_delete_of_events(make_user):
     row = GameEvent.objects.filter(game=game).first()
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         GameEvent.objects.filter(pk=row.pk).update(actor="someone else")
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("DELETE FROM games_gameevent WHERE id = %s", [row.pk])
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("DELETE FROM games_gameevent WHERE id = %s", [row.pk])
     assert GameEvent.objects.get(pk=row.pk).actor == row.actor
 
 
