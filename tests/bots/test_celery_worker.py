@@ -73,11 +73,12 @@ def worker(settings):
         process.kill()
 
 
-def test_a_worker_plays_an_all_bot_game_to_the_end(make_user, worker):
+@pytest.mark.parametrize("ruleset", ["kingdoms", "kingdom-builder", "kingdom-cards"])
+def test_a_worker_plays_a_four_bot_game_to_the_end(make_user, worker, ruleset):
     user = make_user()
-    game = table_with_bots(user, bots=2, join=False, level="medium")
+    game = table_with_bots(user, ruleset=ruleset, bots=4, join=False, level="medium")
     services.game_start(game_id=game.id, user=user)
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
