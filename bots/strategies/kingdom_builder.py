@@ -1,30 +1,48 @@
 """Kingdom Builder bots. ``medium``: greedy on the gold each command adds now.
 
-Greedy values every legal command by the change in its seat's final score (castles and
-the three cards in play, as if the game ended now), plus a bonus for each location tile
-a settlement picks up and a penalty for each tile a move loses. It reads only public
-facts (the board, settlements, tiles, the card played this turn) — never a hand or the
-draw pile — and always returns a command from ``legal_commands``.
+Greedy values every legal command by the change in its seat's final score (castles, the
+cards in play and the Crossroads tasks, as if the game ended now; the gold a Nomads card
+pays at once for a build), plus a bonus for each location tile a settlement picks up and
+a penalty for each tile a move loses. The expansions' other commands get simple fixed
+values (a Donation is worth three builds, a Sword removes the settlement its victim
+would miss most, pieces are placed once and then left alone). It reads only public facts
+(the board, settlements, tiles, the card played this turn) — never a hand or the draw
+pile — and always returns a command from ``legal_commands``.
 """
 
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 from typing import Any
 
 from bots.strategies import register
 from games.rules.base import Command, Ruleset
 from games.rules.kingdom_builder.board import COLS, NEIGHBOURS
-from games.rules.kingdom_builder.cards import CARDS
-from games.rules.kingdom_builder.placement import adjacent_if_possible, empty_hexes
-from games.rules.kingdom_builder.scoring import castles
+from games.rules.kingdom_builder.cards import CARDS, PLAY_CARDS, families
+from games.rules.kingdom_builder.crossroads_locations import city_hall_hexes
+from games.rules.kingdom_builder.placement import build_targets, free_hexes
+from games.rules.kingdom_builder.scoring import castles, scoring_settlements
+from games.rules.kingdom_builder.tasks import task_gold
 from games.rules.kingdom_builder.terrain import BUILDABLE_TERRAINS
+from games.rules.kingdom_builder.tiles import MOVE, TILES
 
 TILE_GAINED = 5.0  # a tile is worth roughly an extra settlement or move each turn
 TILE_LOST = 4.0
 NEAR_LOCATION = 0.6  # two steps from a location with tiles: a tile is within reach
 MOVE_THRESHOLD = 0.5  # a move must gain something to be worth making
 EXACT_MOVES = 8  # moves re-scored exactly after a quick estimate
+# Fixed values of the expansions' commands that no board score measures well.
+FIXED = {
+    "donation": 6.0,  # three builds
+    "sword": 2.5,
+    "resettlement": 0.4,
+    "nomad_outpost": 0.2,
+    "place_piece": 0.3,  # a wagon or ship widens the adjacency rule; a warrior blocks
+    "move_piece": -0.2,
+    "take_back_piece": -0.6,
+    "wall": 0.2,
+}
 
 
 class _Judge:
@@ -34,16 +52,30 @@ class _Judge:
         self.state = state
         self.seat = seat
         self.board = state.board
-        self.players = {p: set(own) for p, own in enumerate(state.settlements)}
+        self.players = scoring_settlements(state)
         self.base = self.score(self.players[seat])
 
-    def score(self, own: set[int]) -> float:
+    def score(self, own: set[int], seat: int | None = None) -> float:
+        seat = self.seat if seat is None else seat
         players = dict(self.players)
-        players[self.seat] = own
+        players[seat] = own
         total = castles(self.board, own)
         for card in self.state.cards:
-            total += CARDS[card](self.board, players, self.seat)
+            if card in CARDS:
+                total += CARDS[card](self.board, players, seat)
+        for task in self.state.tasks:
+            total += task_gold(task, self.board, own)
         return float(total)
+
+    def paid_now(self, hex_: int) -> float:
+        """Gold the Nomads cards in play pay at once for a settlement built there."""
+        return float(
+            sum(
+                PLAY_CARDS[c](self.state, self.seat, hex_)
+                for c in self.state.cards
+                if c in PLAY_CARDS
+            )
+        )
 
     def tiles_at(self, hex_: int, own: set[int]) -> float:
         s = self.state
@@ -71,7 +103,31 @@ class _Judge:
     def build(self, hex_: int) -> float:
         own = self.players[self.seat]
         after = own | {hex_}
-        return self.score(after) - self.base + self.tiles_at(hex_, own) + self.near_location(hex_)
+        return (
+            self.score(after)
+            - self.base
+            + self.tiles_at(hex_, own)
+            + self.near_location(hex_)
+            + self.paid_now(hex_)
+        )
+
+    def city_hall(self, centre: int) -> float:
+        own = self.players[self.seat]
+        hexes = city_hall_hexes(centre)
+        gain = sum(self.tiles_at(h, own) for h in hexes)
+        return self.score(own | set(hexes)) - self.base + gain
+
+    def victim_loss(self, hex_: int) -> float:
+        """What removing the settlement on ``hex_`` costs its owner (for the Sword)."""
+        victim = self.state.owner[hex_]
+        own = self.players[victim]
+        held = {t["location"] for t in self.state.held[victim]}
+        lost = sum(
+            TILE_LOST
+            for n in NEIGHBOURS[hex_]
+            if n in held and not any(m in own and m != hex_ for m in NEIGHBOURS[n])
+        )
+        return self.score(own, victim) - self.score(own - {hex_}, victim) + lost
 
     def losses(self, source: int, after: set[int]) -> float:
         held = {t["location"] for t in self.state.held[self.seat]}
@@ -100,7 +156,7 @@ def _hex(pair: list[int]) -> int:
 def _terrain_value(judge: _Judge, terrain: str) -> float:
     """The best three single builds the terrain would allow now (a rough guide)."""
     s = judge.state
-    targets = adjacent_if_possible(empty_hexes(s.board, s.owner, terrain), s.owner, judge.seat)
+    targets = build_targets(s, free_hexes(s, terrain), judge.seat)
     if not targets:
         return -10.0
     sample = targets if len(targets) <= 24 else random.Random(len(targets)).sample(targets, 24)
@@ -108,13 +164,47 @@ def _terrain_value(judge: _Judge, terrain: str) -> float:
     return sum(values[:3])
 
 
+def _families_bonus(judge: _Judge, hex_: int) -> float:
+    """Families pays when this third mandatory settlement completes a straight line."""
+    s = judge.state
+    if "families" not in s.cards or s.action is not None or s.placed != 2:
+        return 0.0
+    after = SimpleNamespace(mandatory_hexes=[*s.mandatory_hexes, hex_])
+    return float(families(after, judge.seat, hex_))
+
+
+def _expansion_value(judge: _Judge, command: Command) -> float | None:
+    """Values of the expansions' commands, or None for the base game's."""
+    kind, key = command["type"], command.get("tile", "")
+    if kind == "use_tile" and key == "quarry" or kind == "place_wall":
+        return FIXED["wall"]
+    if kind == "use_tile" and key == "city_hall":
+        return judge.city_hall(_hex(command["to"]))
+    if kind == "use_tile" and TILES[key].piece is not None:
+        return FIXED["move_piece" if "from" in command else "place_piece"]
+    if kind == "take_back_piece":
+        return FIXED["take_back_piece"]
+    if kind == "use_nomad_tile":
+        return FIXED["donation" if key.startswith("donation_") else key]
+    if kind == "remove_settlement":
+        return judge.victim_loss(_hex(command["hex"]))
+    if kind == "finish_action":
+        return 0.0
+    return None
+
+
 def _value(judge: _Judge, command: Command, cache: dict[Any, float]) -> float:
     kind = command["type"]
+    fixed = _expansion_value(judge, command)
+    if fixed is not None:
+        return fixed
     if kind == "build" or (kind == "use_tile" and "from" not in command):
         h = _hex(command["hex"] if kind == "build" else command["to"])
         if h not in cache:
             cache[h] = judge.build(h)
-        return cache[h] + (0.3 if kind == "use_tile" else 0.0)
+        if kind == "use_tile":
+            return cache[h] + 0.3
+        return cache[h] + _families_bonus(judge, h)
     if kind == "end_turn":
         return 0.0
     if kind in ("choose_terrain", "play_terrain_card", "take_terrain_card"):
@@ -146,6 +236,13 @@ def _moves(judge: _Judge, moves: list[Command]) -> list[tuple[float, Command]]:
     return [(judge.move(_hex(c["from"]), _hex(c["to"])), c) for _, c in estimates[:EXACT_MOVES]]
 
 
+def _settlement_move(command: Command) -> bool:
+    """Barn, Harbor, Paddock, Caravan, and Resettlement's steps."""
+    if command["type"] == "move_settlement":
+        return True
+    return command["type"] == "use_tile" and TILES[command["tile"]].effect == MOVE
+
+
 def greedy(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
     """Medium: the command adding the most gold now (ties broken at random)."""
     commands = ruleset.legal_commands(state, seat)
@@ -155,12 +252,8 @@ def greedy(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Comma
         return commands[0]
     judge = _Judge(state, seat)
     cache: dict[Any, float] = {}
-    moves = [c for c in commands if c["type"] == "use_tile" and "from" in c]
-    scored = [
-        (_value(judge, c, cache), c)
-        for c in commands
-        if not (c["type"] == "use_tile" and "from" in c)
-    ]
+    moves = [c for c in commands if _settlement_move(c)]
+    scored = [(_value(judge, c, cache), c) for c in commands if not _settlement_move(c)]
     if moves:
         scored.extend(_moves(judge, moves))
     best = max(value for value, _ in scored)

@@ -15,7 +15,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from games.rules.kingdom_builder.terrain import BUILDABLE_LETTERS, LETTER_TERRAIN
+from games.rules.kingdom_builder.terrain import (
+    BUILDABLE_LETTERS,
+    BUILDABLE_TERRAINS,
+    LETTER_TERRAIN,
+    MOUNTAIN,
+    WATER,
+)
 
 ROWS = COLS = 20
 SIZE = ROWS * COLS
@@ -25,6 +31,8 @@ SECTION_SIZE = 10
 # Direction d and d + 3 are opposite, so 0, 1 and 2 name the three axes.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 AXES = (0, 1, 2)
+
+AREA_TERRAINS = frozenset((*BUILDABLE_TERRAINS, WATER, MOUNTAIN))
 
 _DATA_FILE = Path(__file__).parent / "data" / "boards.json"
 
@@ -72,9 +80,15 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 SECTOR: tuple[int, ...] = tuple(
     (i // COLS // SECTION_SIZE) * 2 + (i % COLS) // SECTION_SIZE for i in range(SIZE)
 )
-EDGE: frozenset[int] = frozenset(
-    i for i in range(SIZE) if i // COLS in (0, ROWS - 1) or i % COLS in (0, COLS - 1)
-)
+# The four edges of the whole board (Crossroads' Advance and Compass Points); a corner
+# hex lies on two of them.
+SIDES: dict[str, frozenset[int]] = {
+    "north": frozenset(i for i in range(SIZE) if i // COLS == 0),
+    "south": frozenset(i for i in range(SIZE) if i // COLS == ROWS - 1),
+    "west": frozenset(i for i in range(SIZE) if i % COLS == 0),
+    "east": frozenset(i for i in range(SIZE) if i % COLS == COLS - 1),
+}
+EDGE: frozenset[int] = frozenset().union(*SIDES.values())
 
 
 @lru_cache(maxsize=1)
@@ -91,6 +105,8 @@ def section_names(expansion: str = "base") -> tuple[str, ...]:
 
 
 BASE_SECTIONS = section_names("base")
+NOMADS_SECTIONS = section_names("nomads")
+CROSSROADS_SECTIONS = section_names("crossroads")
 FIRST_GAME_SECTIONS = ("tavern", "paddock", "oasis", "farm")
 FIRST_GAME_CARDS = ("fishermen", "merchants", "knights")
 
@@ -141,6 +157,7 @@ class Board:
         "mountain",
         "by_terrain",
         "layout",
+        "_areas",
     )
 
     def __init__(
@@ -165,12 +182,33 @@ class Board:
             by_terrain.setdefault(name, []).append(i)
         self.by_terrain: dict[str, tuple[int, ...]] = {k: tuple(v) for k, v in by_terrain.items()}
         self.layout = layout
+        self._areas: tuple[frozenset[int], ...] | None = None
 
     def rows(self) -> list[str]:
         return [self.letters[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
 
     def hexes_of(self, terrain: str) -> tuple[int, ...]:
         return self.by_terrain.get(terrain, ())
+
+    def terrain_areas(self) -> tuple[frozenset[int], ...]:
+        """Maximal connected areas of one terrain (the 5 terrains, water, mountain)."""
+        if self._areas is None:
+            terrain, seen, found = self.terrain, set(), []
+            for start in range(len(terrain)):
+                kind = terrain[start]
+                if start in seen or kind not in AREA_TERRAINS:
+                    continue
+                area, stack = {start}, [start]
+                seen.add(start)
+                while stack:
+                    for n in NEIGHBOURS[stack.pop()]:
+                        if n not in seen and terrain[n] == kind:
+                            seen.add(n)
+                            area.add(n)
+                            stack.append(n)
+                found.append(frozenset(area))
+            self._areas = tuple(found)
+        return self._areas
 
 
 @lru_cache(maxsize=64)

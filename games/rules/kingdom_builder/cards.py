@@ -1,14 +1,18 @@
-"""The 10 Kingdom Builder cards: one scoring function each.
+"""The Kingdom Builder cards: one scoring function each.
 
-Every function takes the board, every player's settlements (seat -> set of flat hex
-indices) and the seat to score, and returns gold. Only Lords looks at other players.
+The 10 base cards score at the end: each takes the board, every player's settlements
+(seat -> set of flat hex indices, city halls included) and the seat to score, and returns
+gold. Only Lords looks at other players. The 3 Nomads cards (Families, Ambassadors,
+Shepherds) pay during play, for each settlement built: ``PLAY_CARDS``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
-from games.rules.kingdom_builder.board import COLS, NEIGHBOURS, SECTOR, Board
+from games.rules.kingdom_builder.board import COLS, NEIGHBOURS, SECTOR, STEPS, Board
+from games.rules.kingdom_builder.placement import EMPTY, settlement_seat
 
 Settlements = Mapping[int, Collection[int]]
 SECTORS = 4
@@ -64,7 +68,7 @@ def miners(board: Board, players: Settlements, seat: int) -> int:
 
 
 def workers(board: Board, players: Settlements, seat: int) -> int:
-    """1 gold per settlement next to a location or castle hex."""
+    """1 gold per settlement next to a location or castle hex (or a nomad space)."""
     special = board.special
     return sum(1 for i in players[seat] if any(n in special for n in NEIGHBOURS[i]))
 
@@ -73,7 +77,8 @@ def merchants(board: Board, players: Settlements, seat: int) -> int:
     """4 gold per location/castle hex linked by a chain of your settlements to another one.
 
     Each group of settlements links the special hexes it touches; a group touching two or
-    more scores them all. Groups need not join each other; a hex scores once.
+    more scores them all. Groups need not join each other; a hex scores once. Nomad spaces
+    count as such hexes (the Nomads edition of the card).
     """
     special = board.special
     linked: set[int] = set()
@@ -142,3 +147,48 @@ CARDS: dict[str, Callable[[Board, Settlements, int], int]] = {
 }
 
 CARD_NAMES: dict[str, str] = {key: key.capitalize() for key in CARDS}
+
+
+# ---- Nomads: cards that pay during play, for settlements built (never for moves) ----------
+def families(state: Any, seat: int, hex_: int) -> int:
+    """2 gold when the 3 settlements of the mandatory action stand in a straight line.
+
+    Paid as the third one is built: three consecutive hexes along one of the 3 axes.
+    """
+    built = state.mandatory_hexes
+    if len(built) != 3 or hex_ != built[-1]:
+        return 0
+    line = set(built)
+    for a in built:
+        for direction in range(3):
+            b = STEPS[a][direction]
+            if b in line and STEPS[b][direction] in line:
+                return 2
+    return 0
+
+
+def ambassadors(state: Any, seat: int, hex_: int) -> int:
+    """1 gold for a settlement built next to another player's settlement (or city hall)."""
+    for n in NEIGHBOURS[hex_]:
+        other = settlement_seat(state, n)
+        if other >= 0 and other != seat:
+            return 1
+    return 0
+
+
+def shepherds(state: Any, seat: int, hex_: int) -> int:
+    """2 gold for a settlement built with no empty hex of its own terrain next to it."""
+    terrain, owner = state.board.terrain, state.owner
+    kind = terrain[hex_]
+    if any(terrain[n] == kind and owner[n] == EMPTY for n in NEIGHBOURS[hex_]):
+        return 0
+    return 2
+
+
+PLAY_CARDS: dict[str, Callable[[Any, int, int], int]] = {
+    "families": families,
+    "ambassadors": ambassadors,
+    "shepherds": shepherds,
+}
+NOMADS_CARDS = tuple(PLAY_CARDS)
+CARD_NAMES.update({key: key.capitalize() for key in PLAY_CARDS})

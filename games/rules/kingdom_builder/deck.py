@@ -9,6 +9,11 @@ Variants (table option ``terrain_draw``):
 - ``choose``: no cards; pick any terrain at the start of the turn.
 - ``sceadeau``: two secret cards at the start; turn 1 plays one; at the start of turn 2 the
   other is played or swapped for the top card of the draw pile; then as ``standard``.
+
+Crossroads' Crossroads tile: at the end of each turn in which the player holds one (also
+the turn it was taken) an extra secret card is drawn; the next turn the player chooses
+which card to play, and every unplayed card is discarded at its end (``hand`` variant: the
+hand is simply one card larger; ``choose``: no effect).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand, require
 from games.rules.kingdom_builder.emitter import Emitter
-from games.rules.kingdom_builder.placement import empty_hexes
+from games.rules.kingdom_builder.placement import free_hexes
 from games.rules.kingdom_builder.state import CHOOSE_TERRAIN, State
 from games.rules.kingdom_builder.terrain import BUILDABLE_TERRAINS, TERRAIN_NAMES, shuffled
 
@@ -81,7 +86,7 @@ def offer_terrain(em: Emitter, rng: random.Random, seat: int) -> None:
     s = em.state
     draw = s.terrain_draw
     automatic = draw == STANDARD or (draw == SCEADEAU and s.turns[seat] >= 3)
-    if automatic or (draw == HAND and not s.hands[seat]):
+    if (automatic and len(s.hands[seat]) <= 1) or (draw == HAND and not s.hands[seat]):
         if s.hands[seat]:
             em.emit(
                 "terrain_card_revealed",
@@ -98,14 +103,16 @@ def choice_commands(s: State, seat: int) -> list[dict[str, Any]]:
     draw = s.terrain_draw
     if draw == CHOOSE:
         return [
-            {"type": "choose_terrain", "terrain": t}
-            for t in BUILDABLE_TERRAINS
-            if empty_hexes(s.board, s.owner, t)
+            {"type": "choose_terrain", "terrain": t} for t in BUILDABLE_TERRAINS if free_hexes(s, t)
         ]
     if draw == DRAFT:
         commands = [{"type": "take_terrain_card", "terrain": t} for t in sorted(set(s.face_up))]
         if s.draw_pile or s.discard:
             commands.append({"type": "draw_terrain_card"})
+        # A Crossroads extra card may be played instead.
+        commands += [
+            {"type": "play_terrain_card", "terrain": t} for t in sorted(set(s.hands[seat]))
+        ]
         return commands
     commands = [{"type": "play_terrain_card", "terrain": t} for t in sorted(set(s.hands[seat]))]
     if draw == SCEADEAU and s.turns[seat] == 2 and s.hands[seat]:
@@ -147,7 +154,7 @@ def choose(em: Emitter, rng: random.Random, seat: int, command: dict[str, Any]) 
 
 VARIANTS_OF = {
     "choose_terrain": (CHOOSE,),
-    "play_terrain_card": (HAND, SCEADEAU),
+    "play_terrain_card": (STANDARD, DRAFT, HAND, SCEADEAU),
     "swap_terrain_card": (SCEADEAU,),
     "take_terrain_card": (DRAFT,),
     "draw_terrain_card": (DRAFT,),
@@ -192,16 +199,34 @@ def check_choice(s: State, seat: int, command: dict[str, Any]) -> None:
 
 
 def draw_up(em: Emitter, rng: random.Random, seat: int) -> None:
-    """End of turn: draw secret cards back up to the hand size."""
+    """End of turn: unplayed cards discarded, secret cards drawn back up to the hand size,
+    then the Crossroads tile's extra card."""
     s = em.state
-    if s.terrain_draw == SCEADEAU and s.turns[seat] == 1:
-        return  # the second opening card is kept for turn 2
-    target = hand_size(s.options)
-    while len(s.hands[seat]) < target:
-        terrain = top_card(em, rng)
-        if terrain is None:
-            return
-        em.emit("terrain_card_drawn", {"seat": seat, "to": "hand"}, {seat: {"terrain": terrain}})
+    draw = s.terrain_draw
+    # Sceadeau's turn 1 keeps the second opening card for turn 2.
+    if not (draw == SCEADEAU and s.turns[seat] == 1):
+        if draw != HAND:
+            # Only a Crossroads extra card can be left unplayed: it is discarded face up.
+            for terrain in list(s.hands[seat]):
+                em.emit(
+                    "terrain_card_discarded", {"seat": seat, "terrain": terrain, "source": "hand"}
+                )
+        target = hand_size(s.options)
+        while len(s.hands[seat]) < target:
+            if not _draw_secret(em, rng, seat, {}):
+                return
+    if draw != CHOOSE and any(t["tile"] == "crossroads" for t in s.held[seat]):
+        _draw_secret(em, rng, seat, {"extra": True})
+
+
+def _draw_secret(em: Emitter, rng: random.Random, seat: int, extra: dict[str, Any]) -> bool:
+    terrain = top_card(em, rng)
+    if terrain is None:
+        return False
+    em.emit(
+        "terrain_card_drawn", {"seat": seat, "to": "hand", **extra}, {seat: {"terrain": terrain}}
+    )
+    return True
 
 
 def no_terrain_left(em: Emitter, rng: random.Random, seat: int) -> None:

@@ -9,17 +9,24 @@ from games.rules.base import Event, IllegalCommand, Option
 from games.rules.kingdom_builder import deck
 from games.rules.kingdom_builder.board import (
     BASE_SECTIONS,
+    CROSSROADS_SECTIONS,
     FIRST_GAME_CARDS,
     FIRST_GAME_SECTIONS,
+    NOMADS_SECTIONS,
     assemble,
     coords,
 )
-from games.rules.kingdom_builder.cards import CARDS
+from games.rules.kingdom_builder.cards import CARDS, NOMADS_CARDS
 from games.rules.kingdom_builder.emitter import Emitter
+from games.rules.kingdom_builder.nomads import deal_nomad_tiles
+from games.rules.kingdom_builder.state import EXPANSION_DEFAULTS, STONE_WALLS
+from games.rules.kingdom_builder.tasks import TASKS
 from games.rules.kingdom_builder.terrain import shuffled, terrain_deck
 
 TILES_PER_LOCATION = 2
 CARDS_IN_PLAY = 3
+BASE_PLAYERS = (2, 4)
+NOMADS_PLAYERS = (2, 5)  # the Nomads box brings a fifth colour
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -33,7 +40,8 @@ OPTIONS: tuple[Option, ...] = (
         "sections",
         None,
         "With board 'chosen': 4 section names for top-left, top-right, bottom-left, "
-        f"bottom-right, among: {', '.join(BASE_SECTIONS)}.",
+        f"bottom-right, among: {', '.join(BASE_SECTIONS)} (with Nomads also "
+        f"{', '.join(NOMADS_SECTIONS)}; with Crossroads also {', '.join(CROSSROADS_SECTIONS)}).",
     ),
     Option(
         "rotations",
@@ -43,7 +51,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "cards",
         None,
-        f"The 3 Kingdom Builder cards in play (default 3 at random) among: {', '.join(CARDS)}.",
+        f"The 3 Kingdom Builder cards in play (default 3 at random) among: {', '.join(CARDS)} "
+        f"(with Nomads also {', '.join(NOMADS_CARDS)}).",
     ),
     Option(
         "terrain_draw",
@@ -60,7 +69,43 @@ OPTIONS: tuple[Option, ...] = (
         "Designer's rule: when no empty hex of the card's terrain is left, the remaining "
         "settlements go on any terrain (instead of replacing the card).",
     ),
+    Option(
+        "nomads",
+        False,
+        "Nomads expansion: its 4 sections and 3 cards join the random draws; nomad tiles, "
+        "25 stone walls, and a fifth player.",
+    ),
+    Option(
+        "crossroads",
+        False,
+        "Crossroads expansion: its 4 sections join the random draw; one task card per "
+        "Crossroads section in play; warriors, wagons, ships and city halls.",
+    ),
+    Option(
+        "crossroads_pieces_score",
+        False,
+        "Crossroads, later ruling: warriors, wagons and ships stay on the board at the end "
+        "and count as settlements (the rulebook removes them before scoring).",
+    ),
 )
+
+
+def section_pool(options: dict[str, Any]) -> tuple[str, ...]:
+    """The sections the board may use under these options."""
+    pool = BASE_SECTIONS
+    if options.get("nomads"):
+        pool += NOMADS_SECTIONS
+    if options.get("crossroads"):
+        pool += CROSSROADS_SECTIONS
+    return pool
+
+
+def card_pool(options: dict[str, Any]) -> tuple[str, ...]:
+    return (*CARDS, *NOMADS_CARDS) if options.get("nomads") else tuple(CARDS)
+
+
+def seat_range(options: dict[str, Any]) -> tuple[int, int]:
+    return NOMADS_PLAYERS if (options or {}).get("nomads") else BASE_PLAYERS
 
 
 def _bad(message: str) -> IllegalCommand:
@@ -73,17 +118,16 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     for name in ("draft_size", "hand_size"):
         if type(options[name]) is not int:
             raise _bad(f"Option {name!r} must be a whole number.")
+    pool = section_pool(options)
     sections, rotations = options["sections"], options["rotations"]
     if options["board"] == "chosen":
         if (
             not isinstance(sections, list)
             or len(sections) != 4
-            or not all(isinstance(s, str) and s in BASE_SECTIONS for s in sections)
+            or not all(isinstance(s, str) and s in pool for s in sections)
             or len(set(sections)) != 4
         ):
-            raise _bad(
-                f"'sections' must list 4 different sections among: {', '.join(BASE_SECTIONS)}."
-            )
+            raise _bad(f"'sections' must list 4 different sections among: {', '.join(pool)}.")
         if rotations is None:
             rotations = [False] * 4
         if not isinstance(rotations, list) or len(rotations) != 4:
@@ -93,16 +137,18 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         options["rotations"] = list(rotations)
     elif sections is not None or rotations is not None:
         raise _bad("'sections' and 'rotations' need board 'chosen'.")
-    cards = options["cards"]
+    cards, allowed = options["cards"], card_pool(options)
     if cards is not None:
         if (
             not isinstance(cards, list)
             or len(cards) != CARDS_IN_PLAY
-            or not all(isinstance(c, str) and c in CARDS for c in cards)
+            or not all(isinstance(c, str) and c in allowed for c in cards)
             or len(set(cards)) != CARDS_IN_PLAY
         ):
-            raise _bad(f"'cards' must list 3 different cards among: {', '.join(CARDS)}.")
+            raise _bad(f"'cards' must list 3 different cards among: {', '.join(allowed)}.")
         options["cards"] = list(cards)
+    if options["crossroads_pieces_score"] and not options["crossroads"]:
+        raise _bad("'crossroads_pieces_score' needs the Crossroads expansion.")
     return options
 
 
@@ -111,7 +157,7 @@ def _layout(options: dict[str, Any], rng: random.Random) -> list[list[Any]]:
         return [[name, False] for name in FIRST_GAME_SECTIONS]
     if options["board"] == "chosen":
         return [[n, r] for n, r in zip(options["sections"], options["rotations"], strict=True)]
-    names = rng.sample(sorted(BASE_SECTIONS), 4)
+    names = rng.sample(sorted(section_pool(options)), 4)
     return [[name, rng.random() < 0.5] for name in names]
 
 
@@ -120,7 +166,7 @@ def _cards(options: dict[str, Any], rng: random.Random) -> list[str]:
         return list(options["cards"])
     if options["board"] == "first_game":
         return list(FIRST_GAME_CARDS)
-    return rng.sample(sorted(CARDS), CARDS_IN_PLAY)
+    return rng.sample(sorted(card_pool(options)), CARDS_IN_PLAY)
 
 
 def opening(options: dict[str, Any], players: int, rng: random.Random) -> list[Event]:
@@ -130,6 +176,14 @@ def opening(options: dict[str, Any], players: int, rng: random.Random) -> list[E
     layout = _layout(options, rng)
     board = assemble(tuple((name, bool(rot)) for name, rot in layout))
     cards = _cards(options, rng)
+    expansion: dict[str, Any] = {}
+    if options["nomads"]:
+        expansion["nomad_spaces"] = deal_nomad_tiles(board, rng)
+        expansion["walls"] = STONE_WALLS
+    if options["crossroads"]:
+        # One random task card per Crossroads section in play.
+        laid = sum(1 for name, _ in layout if name in CROSSROADS_SECTIONS)
+        expansion["tasks"] = rng.sample(sorted(TASKS), laid)
     pile = [] if options["terrain_draw"] == deck.CHOOSE else shuffled(terrain_deck(), rng)
     private: dict[int, dict[str, Any]] = {}
     size = deck.opening_hand_size(options)
@@ -142,10 +196,17 @@ def opening(options: dict[str, Any], players: int, rng: random.Random) -> list[E
     private[-1] = {"draw_pile": pile}  # the pile's order is for the server only
     start_player = rng.randrange(players)
     em = Emitter(None)
+    # The expansions' options are recorded only when set, so that a base game's events are
+    # exactly those of the ruleset before the expansions (old logs re-execute as recorded).
+    recorded = {
+        k: v
+        for k, v in options.items()
+        if k not in EXPANSION_DEFAULTS or v != EXPANSION_DEFAULTS[k]
+    }
     em.emit(
         "game_set_up",
         {
-            "options": options,
+            "options": recorded,
             "players": players,
             "layout": layout,
             "cards": cards,
@@ -156,6 +217,7 @@ def opening(options: dict[str, Any], players: int, rng: random.Random) -> list[E
             "start_player": start_player,
             "face_up": face_up,
             "draw_pile_size": len(pile),
+            **expansion,
         },
         private,
     )

@@ -1,20 +1,29 @@
-"""The game state, the fold of events into it, snapshots and determinization.
+"""The game state and the fold of events into it (snapshots live in ``snapshot.py``).
 
 ``evolve`` trusts recorded events: it applies them and never checks a rule (``turn.py``
 decides). Coordinates in events are ``[row, col]`` lists; inside the state hexes are flat
 indices. Secret parts: ``hands`` (each seat's own terrain cards) and ``draw_pile`` (order).
+The expansions' events are folded by ``expansion_events``.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from games.rules.base import Event
-from games.rules.kingdom_builder.board import COLS, SIZE, Board, assemble
+from games.rules.kingdom_builder.board import SIZE, Board, assemble
+from games.rules.kingdom_builder.expansion_events import EXPANSION_EVENTS, hex_at, mark_used
 from games.rules.kingdom_builder.placement import EMPTY
 
 SETTLEMENTS_EACH = 40
+STONE_WALLS = 25  # Nomads: in total, for everybody
+WARRIORS_EACH = 2  # Crossroads
+# Options added with the expansions: games set up before them lack these keys.
+EXPANSION_DEFAULTS: dict[str, Any] = {
+    "nomads": False,
+    "crossroads": False,
+    "crossroads_pieces_score": False,
+}
 
 # Phases: choose_terrain (the turn's terrain card is not yet known), turn (the mandatory
 # action and tiles), discard_tile (the player must pick which of two alike tiles to lose),
@@ -54,6 +63,22 @@ class State:
         "pending",
         "end_triggered",
         "outcome",
+        # Nomads
+        "nomad_tiles",
+        "nomad_held",
+        "walls",
+        "walls_left",
+        "earned",
+        "action",
+        "outpost_armed",
+        "mandatory_hexes",
+        # Crossroads
+        "tasks",
+        "warriors",
+        "wagon",
+        "ship",
+        "city_hall",
+        "guarded",
     )
 
     options: dict[str, Any]
@@ -84,6 +109,22 @@ class State:
     pending: list[dict[str, Any]]  # tile losses awaiting the player's choice
     end_triggered: bool
     outcome: dict[str, Any] | None
+    nomad_tiles: dict[int, str | None]  # nomad space hex -> its tile (None once taken)
+    nomad_held: list[list[dict[str, Any]]]  # per seat: {"tile", "space", "fresh"}
+    walls: set[int]
+    walls_left: int
+    earned: list[dict[str, int]]  # per seat: gold earned during play, by source
+    # A multi-step Nomads action in progress: {"kind": "donation" | "resettlement" |
+    # "sword" | "quarry", "tile", "left" or "victims", ...}, else None.
+    action: dict[str, Any] | None
+    outpost_armed: bool  # Nomads' Outpost: the next build ignores the adjacency rule
+    mandatory_hexes: list[int]  # where this turn's mandatory settlements went (Families)
+    tasks: list[str]  # Crossroads task cards in play
+    warriors: list[list[int]]  # per seat: hexes of its warriors on the board
+    wagon: list[int]  # per seat: hex of its wagon, -1 off the board
+    ship: list[int]
+    city_hall: list[list[int]]  # per seat: its 7 city-hall hexes (centre first), or []
+    guarded: set[int]  # hexes next to a warrior (derived from ``warriors``)
 
     @property
     def finished(self) -> bool:
@@ -106,14 +147,13 @@ def _private(event: Event, seat: int) -> dict[str, Any]:
     return event.private.get(seat) or event.private.get(str(seat)) or {}  # type: ignore[call-overload]
 
 
-def _hex(pair: Any) -> int:
-    return int(pair[0]) * COLS + int(pair[1])
+_hex = hex_at
 
 
 def new_state(event: Event) -> State:
     data = event.public
     s = State()
-    s.options = dict(data["options"])
+    s.options = {**EXPANSION_DEFAULTS, **data["options"]}
     s.players = n = data["players"]
     s.layout = tuple((name, bool(rot)) for name, rot in data["layout"])
     s.board = assemble(s.layout)
@@ -139,6 +179,20 @@ def new_state(event: Event) -> State:
     s.pending = []
     s.end_triggered = False
     s.outcome = None
+    s.nomad_tiles = {_hex(space["hex"]): space["tile"] for space in data.get("nomad_spaces", [])}
+    s.nomad_held = [[] for _ in range(n)]
+    s.walls = set()
+    s.walls_left = data.get("walls", 0)
+    s.earned = [{} for _ in range(n)]
+    s.action = None
+    s.outpost_armed = False
+    s.mandatory_hexes = []
+    s.tasks = list(data.get("tasks", []))
+    s.warriors = [[] for _ in range(n)]
+    s.wagon = [-1] * n
+    s.ship = [-1] * n
+    s.city_hall = [[] for _ in range(n)]
+    s.guarded = set()
     return s
 
 
@@ -147,15 +201,6 @@ def _held_of(s: State, seat: int, location: int) -> dict[str, Any] | None:
         if tile["location"] == location:
             return tile
     return None
-
-
-def _mark_used(s: State, seat: int, kind: str | None) -> None:
-    if kind is None:
-        return
-    for tile in s.held[seat]:
-        if tile["tile"] == kind and not tile["fresh"] and not tile["used"]:
-            tile["used"] = True
-            return
 
 
 def evolve(s: State | None, event: Event) -> State:
@@ -167,8 +212,11 @@ def evolve(s: State | None, event: Event) -> State:
         s.active = seat
         s.turns[seat] += 1
         s.card, s.phase, s.placed, s.cut_short = None, CHOOSE_TERRAIN, 0, False
+        s.action, s.outpost_armed, s.mandatory_hexes = None, False, []
         for tile in s.held[seat]:
             tile["fresh"] = tile["used"] = False
+        for tile in s.nomad_held[seat]:
+            tile["fresh"] = False  # taken last turn: to be used in this one
     elif kind == "terrain_card_revealed":
         terrain, source = data["terrain"], data["source"]
         if source == "hand" and terrain in s.hands[seat]:
@@ -210,14 +258,20 @@ def evolve(s: State | None, event: Event) -> State:
         s.supply[seat] -= 1
         if data.get("tile") is None:
             s.placed += 1
-        _mark_used(s, seat, data.get("tile"))
+            s.mandatory_hexes.append(h)
+        s.outpost_armed = False  # an armed Outpost is spent on the next build
+        if s.action is not None and s.action["kind"] == "donation":
+            s.action["left"] -= 1
+        mark_used(s, seat, data.get("tile"))
     elif kind == "settlement_moved":
         source, to = _hex(data["from"]), _hex(data["to"])
         s.owner[source] = EMPTY
         s.settlements[seat].discard(source)
         s.owner[to] = seat
         s.settlements[seat].add(to)
-        _mark_used(s, seat, data.get("tile"))
+        if s.action is not None and s.action["kind"] == "resettlement":
+            s.action["left"] -= 1
+        mark_used(s, seat, data.get("tile"))
     elif kind == "tile_taken":
         location = _hex(data["location"])
         s.tiles_left[location] = s.tiles_left.get(location, 1) - 1
@@ -239,6 +293,8 @@ def evolve(s: State | None, event: Event) -> State:
             "ranking": data["ranking"],
             "breakdown": data["breakdown"],
         }
+    elif kind in EXPANSION_EVENTS:
+        EXPANSION_EVENTS[kind](s, seat, data)
     # turn_ended and unknown events change nothing.
     return s
 
@@ -259,119 +315,3 @@ def _lose_tile(s: State, seat: int, location: int, discarded: int) -> None:
     s.pending = [p for p in s.pending if not (p["seat"] == seat and p["location"] == location)]
     if not s.pending and s.phase == DISCARD_TILE:
         s.phase = TURN
-
-
-def copy_state(s: State) -> State:
-    c = State()
-    c.options = s.options  # never mutated after setup
-    c.players = s.players
-    c.layout = s.layout
-    c.board = s.board
-    c.cards = s.cards
-    c.owner = list(s.owner)
-    c.settlements = [set(x) for x in s.settlements]
-    c.supply = list(s.supply)
-    c.gold = list(s.gold)
-    c.tiles_left = dict(s.tiles_left)
-    c.held = [[dict(t) for t in tiles] for tiles in s.held]
-    c.taken_from = [set(x) for x in s.taken_from]
-    c.draw_pile = list(s.draw_pile)
-    c.discard = list(s.discard)
-    c.removed = list(s.removed)
-    c.face_up = list(s.face_up)
-    c.hands = [list(h) for h in s.hands]
-    c.start_player = s.start_player
-    c.active = s.active
-    c.turns = list(s.turns)
-    c.card = s.card
-    c.phase = s.phase
-    c.placed = s.placed
-    c.cut_short = s.cut_short
-    c.pending = [dict(p) for p in s.pending]
-    c.end_triggered = s.end_triggered
-    c.outcome = s.outcome
-    return c
-
-
-def dump(s: State) -> dict[str, Any]:
-    return {
-        "options": s.options,
-        "players": s.players,
-        "layout": [[name, rot] for name, rot in s.layout],
-        "cards": list(s.cards),
-        "owner": list(s.owner),
-        "supply": list(s.supply),
-        "gold": list(s.gold),
-        "tiles_left": [[loc, n] for loc, n in sorted(s.tiles_left.items())],
-        "held": [[dict(t) for t in tiles] for tiles in s.held],
-        "taken_from": [sorted(x) for x in s.taken_from],
-        "draw_pile": list(s.draw_pile),
-        "discard": list(s.discard),
-        "removed": list(s.removed),
-        "face_up": list(s.face_up),
-        "hands": [list(h) for h in s.hands],
-        "start_player": s.start_player,
-        "active": s.active,
-        "turns": list(s.turns),
-        "card": s.card,
-        "phase": s.phase,
-        "placed": s.placed,
-        "cut_short": s.cut_short,
-        "pending": [dict(p) for p in s.pending],
-        "end_triggered": s.end_triggered,
-        "outcome": s.outcome,
-    }
-
-
-def load(data: dict[str, Any]) -> State:
-    s = State()
-    s.options = dict(data["options"])
-    s.players = data["players"]
-    s.layout = tuple((name, bool(rot)) for name, rot in data["layout"])
-    s.board = assemble(s.layout)
-    s.cards = list(data["cards"])
-    s.owner = list(data["owner"])
-    s.settlements = [set() for _ in range(s.players)]
-    for i, seat in enumerate(s.owner):
-        if seat >= 0:
-            s.settlements[seat].add(i)
-    s.supply = list(data["supply"])
-    s.gold = list(data["gold"])
-    s.tiles_left = {int(loc): n for loc, n in data["tiles_left"]}
-    s.held = [[dict(t) for t in tiles] for tiles in data["held"]]
-    s.taken_from = [set(x) for x in data["taken_from"]]
-    s.draw_pile = list(data["draw_pile"])
-    s.discard = list(data["discard"])
-    s.removed = list(data["removed"])
-    s.face_up = list(data["face_up"])
-    s.hands = [list(h) for h in data["hands"]]
-    s.start_player = data["start_player"]
-    s.active = data["active"]
-    s.turns = list(data["turns"])
-    s.card = data["card"]
-    s.phase = data["phase"]
-    s.placed = data["placed"]
-    s.cut_short = data["cut_short"]
-    s.pending = [dict(p) for p in data["pending"]]
-    s.end_triggered = data["end_triggered"]
-    s.outcome = data["outcome"]
-    return s
-
-
-def determinize(s: State, seat: int | None, rng: random.Random) -> State:
-    """A copy where the cards hidden from ``seat`` (other hands, pile order) are re-dealt.
-
-    The pool of unseen cards is exactly what ``seat`` cannot see: the draw pile and the
-    other seats' hands; each keeps its size.
-    """
-    c = copy_state(s)
-    others = [p for p in range(s.players) if p != seat]
-    pool = list(c.draw_pile)
-    for p in others:
-        pool.extend(c.hands[p])
-    rng.shuffle(pool)
-    for p in others:
-        size = len(c.hands[p])
-        c.hands[p], pool = pool[:size], pool[size:]
-    c.draw_pile = pool
-    return c

@@ -1,7 +1,8 @@
 """What each viewer sees of the state, and the move log in words.
 
 A seat sees everything public plus its own hand; never another hand nor the draw pile's
-order (only its size). Spectators (seat None) see only the public part.
+order (only its size). Spectators (seat None) see only the public part. The expansions'
+parts are always present (empty or null when not in play), so the page needs no switch.
 """
 
 from __future__ import annotations
@@ -12,9 +13,32 @@ from games.rules.base import Outcome
 from games.rules.kingdom_builder import turn
 from games.rules.kingdom_builder.board import coords
 from games.rules.kingdom_builder.cards import CARD_NAMES
-from games.rules.kingdom_builder.locations import TILE_NAMES
-from games.rules.kingdom_builder.state import State
+from games.rules.kingdom_builder.nomads import NOMAD_TILE_NAMES
+from games.rules.kingdom_builder.state import WARRIORS_EACH, State
+from games.rules.kingdom_builder.tasks import TASK_NAMES, TASKS
 from games.rules.kingdom_builder.terrain import TERRAIN_NAMES
+from games.rules.kingdom_builder.tiles import TILE_NAMES
+
+NAMES = {**TILE_NAMES, **NOMAD_TILE_NAMES}
+
+
+def _hex_or_none(h: int) -> list[int] | None:
+    return coords(h) if h >= 0 else None
+
+
+def _action(s: State) -> dict[str, Any] | None:
+    """The multi-step action in progress, as the page shows it."""
+    if s.action is None:
+        return None
+    action = {"kind": s.action["kind"], "tile": s.action["tile"]}
+    if "left" in s.action:
+        action["left"] = s.action["left"]
+    if "terrain" in s.action:
+        action["terrain"] = s.action["terrain"]
+    if s.action.get("victims"):
+        action["victim"] = s.action["victims"][0]
+        action["victims"] = list(s.action["victims"])
+    return action
 
 
 def _mandatory(s: State) -> str:
@@ -44,6 +68,13 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                 for i, kind in sorted(board.locations.items())
             ],
             "castles": [coords(i) for i in sorted(board.castles)],
+            "nomad_spaces": [
+                {"hex": coords(i), "tile": tile} for i, tile in sorted(s.nomad_tiles.items())
+            ],
+            "walls": [coords(i) for i in sorted(s.walls)],
+            "walls_left": s.walls_left,
+            "tasks": [{"task": task, "gold": TASKS[task][0]} for task in s.tasks],
+            "guarded": [coords(i) for i in sorted(s.guarded)],
         },
         "cards": list(s.cards),
         "start_player": s.start_player,
@@ -68,6 +99,16 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                 "hand_size": len(s.hands[p]),
                 "turns": s.turns[p],
                 "score": scores[p],  # what the board would score now (public)
+                "gold": dict(s.earned[p]),  # gold earned during play, by source
+                "nomad_tiles": [
+                    {"tile": t["tile"], "space": coords(t["space"]), "fresh": t["fresh"]}
+                    for t in s.nomad_held[p]
+                ],
+                "warriors": [coords(i) for i in s.warriors[p]],
+                "warriors_left": WARRIORS_EACH - len(s.warriors[p]),
+                "wagon": _hex_or_none(s.wagon[p]),
+                "ship": _hex_or_none(s.ship[p]),
+                "city_hall": [coords(i) for i in s.city_hall[p]] or None,
             }
             for p in range(s.players)
         ],
@@ -90,6 +131,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "pending_discard": [
                 {"tile": p["tile"], "location": coords(p["location"])} for p in s.pending
             ],
+            "action": _action(s),
+            "outpost_armed": s.outpost_armed,
         },
         "hand": list(s.hands[you]) if you is not None else None,
     }
@@ -105,11 +148,14 @@ def describe_event(kind: str, data: dict[str, Any], names: dict[int, str]) -> st
     seat = data.get("seat")
     who = names.get(seat, f"Player {seat}") if isinstance(seat, int) else "Someone"
     terrain = TERRAIN_NAMES.get(data.get("terrain", ""), str(data.get("terrain")))
-    tile = TILE_NAMES.get(data.get("tile") or "", str(data.get("tile")))
+    tile = NAMES.get(data.get("tile") or "", str(data.get("tile")))
     if kind == "game_set_up":
         sections = ", ".join(f"{n}{' (rotated)' if r else ''}" for n, r in data.get("layout", []))
         cards = ", ".join(CARD_NAMES.get(c, c) for c in data.get("cards", []))
-        return f"The board is laid: {sections}. Cards in play: {cards}."
+        tasks = ", ".join(TASK_NAMES.get(t, t) for t in data.get("tasks", []))
+        return f"The board is laid: {sections}. Cards in play: {cards}." + (
+            f" Tasks: {tasks}." if tasks else ""
+        )
     if kind == "turn_started":
         return f"{who} begins turn {data.get('turn')}."
     if kind == "terrain_card_revealed":
@@ -123,7 +169,10 @@ def describe_event(kind: str, data: dict[str, Any], names: dict[int, str]) -> st
     if kind == "terrain_card_drawn":
         if data.get("to") == "face_up":
             return f"A {terrain} card is laid face up."
-        return f"{who} draws a {terrain} card." if "terrain" in data else f"{who} draws a card."
+        extra = " (an extra card, for the Crossroads tile)" if data.get("extra") else ""
+        if "terrain" in data:
+            return f"{who} draws a {terrain} card{extra}."
+        return f"{who} draws a card{extra}."
     if kind == "terrain_deck_reshuffled":
         return f"The discards are reshuffled into a new draw pile of {data.get('cards')} cards."
     if kind == "terrain_card_discarded":
@@ -151,8 +200,45 @@ def describe_event(kind: str, data: dict[str, Any], names: dict[int, str]) -> st
         return f"{who} has placed the last settlement: the round is finished, then the game ends."
     if kind == "turn_ended":
         return f"{who} ends the turn."
+    line = _describe_expansion(kind, data, who, names, tile)
+    if line:
+        return line
     if kind == "game_finished":
         scores = data.get("scores", {})
         parts = ", ".join(f"{names.get(int(s), f'Player {s}')} {v}" for s, v in scores.items())
         return f"The game is over: {parts}."
     return kind.replace("_", " ").capitalize() + "."
+
+
+def _describe_expansion(
+    kind: str, data: dict[str, Any], who: str, names: dict[int, str], tile: str
+) -> str | None:
+    """The Nomads and Crossroads events in words."""
+    piece = data.get("piece", "piece")
+    if kind == "nomad_tile_taken":
+        return f"{who} takes the {tile} nomad tile at {_at(data, 'space')}."
+    if kind == "nomad_tile_used":
+        return f"{who} uses the {tile} nomad tile."
+    if kind == "nomad_tile_expired":
+        return f"{who}'s {tile} nomad tile is gone unused."
+    if kind == "gold_earned":
+        source = data.get("source", "")
+        reason = CARD_NAMES.get(source, source.replace("_", " ").capitalize())
+        return f"{who} earns {data.get('gold')} gold ({reason})."
+    if kind == "wall_placed":
+        return f"{who} places a stone wall at {_at(data, 'hex')} with {tile}."
+    if kind == "settlement_removed":
+        victim = data.get("victim")
+        whose = names.get(victim, f"Player {victim}") if isinstance(victim, int) else "someone"
+        return f"{who}'s Sword removes {whose}'s settlement at {_at(data, 'hex')}."
+    if kind == "action_finished":
+        return f"{who} is done with {tile}."
+    if kind == "city_hall_built":
+        return f"{who} builds a city hall around {_at(data, 'hex')}."
+    if kind == "piece_placed":
+        return f"{who} places a {piece} at {_at(data, 'hex')} with {tile}."
+    if kind == "piece_moved":
+        return f"{who} moves the {piece} from {_at(data, 'from')} to {_at(data, 'to')}."
+    if kind == "piece_taken_back":
+        return f"{who} takes the {piece} at {_at(data, 'hex')} back."
+    return None

@@ -8,6 +8,7 @@ from typing import Any
 from games.rules import get_ruleset
 from games.rules.base import Event
 from games.rules.kingdom_builder.board import COLS, board_from_grid
+from games.rules.kingdom_builder.placement import WALL
 from games.rules.kingdom_builder.state import TURN, State, evolve
 
 RULESET = get_ruleset("kingdom-builder")
@@ -45,18 +46,27 @@ def position(
     fill: str = "G",
     seat: int = 0,
     players: int = 2,
+    nomad_spaces: dict[Hex, str] | None = None,
+    nomad_held: dict[int, list[tuple[str, Hex]]] | None = None,
     **options: Any,
 ) -> State:
     """A game in ``seat``'s turn on a custom board, after the card is revealed.
 
     ``locations`` puts location hexes (letter L) with 2 tiles each; ``held`` gives tiles
-    the seat holds (taken earlier: usable now).
+    the seat holds (taken earlier: usable now). ``nomad_spaces`` puts nomad spaces (N)
+    with their tile; ``nomad_held`` gives nomad tiles taken last turn (usable now).
     """
     s = new_game(players=players, **options)
     letters = dict(letters or {})
     for hex_ in locations or {}:
         letters[hex_] = "L"
+    for hex_ in nomad_spaces or {}:
+        letters[hex_] = "N"
     s.board = board_from_grid(grid(letters, fill), {h(*k): v for k, v in (locations or {}).items()})
+    s.nomad_tiles = {h(*k): v for k, v in (nomad_spaces or {}).items()}
+    for p, tiles in (nomad_held or {}).items():
+        for kind, space in tiles:
+            s.nomad_held[p].append({"tile": kind, "space": h(*space), "fresh": False})
     s.tiles_left = {h(*k): 2 for k in locations or {}}
     for p, hexes in (settlements or {}).items():
         for r, c in hexes:
@@ -100,3 +110,43 @@ def use(tile: str, to: Hex, source: Hex | None = None) -> dict[str, Any]:
 
 def settled(s: State, seat: int) -> set[Hex]:
     return {divmod(i, COLS) for i in s.settlements[seat]}
+
+
+def fold_in(s: State, kind: str, **public: Any) -> State:
+    """Apply one recorded event (a quick way to lay pieces in a position)."""
+    return evolve(s, Event(kind, public))
+
+
+def warrior(s: State, seat: int, hex_: Hex) -> State:
+    return fold_in(s, "piece_placed", seat=seat, piece="warrior", hex=list(hex_))
+
+
+def wagon(s: State, seat: int, hex_: Hex, piece: str = "wagon") -> State:
+    return fold_in(s, "piece_placed", seat=seat, piece=piece, hex=list(hex_))
+
+
+def walls(s: State, *hexes: Hex) -> State:
+    for hex_ in hexes:
+        s.owner[h(*hex_)] = WALL
+        s.walls.add(h(*hex_))
+        s.walls_left -= 1
+    return s
+
+
+def commands_of(s: State, kind: str, seat: int | None = None) -> list[dict[str, Any]]:
+    seat = s.active if seat is None else seat
+    return [c for c in RULESET.legal_commands(s, seat) if c["type"] == kind]
+
+
+def hexes_in(commands: list[dict[str, Any]], key: str) -> set[Hex]:
+    return {tuple(c[key]) for c in commands}
+
+
+def finish_turn(s: State) -> State:
+    """Play the active seat's cheapest way to the end of its turn (first builds)."""
+    seat = s.active
+    while s.active == seat and not s.finished:
+        commands = RULESET.legal_commands(s, seat)
+        command = next((c for c in commands if c["type"] == "end_turn"), commands[0])
+        s, _ = play(s, command)
+    return s

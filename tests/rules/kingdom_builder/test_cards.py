@@ -18,7 +18,8 @@ from games.rules.kingdom_builder.cards import (
     miners,
     workers,
 )
-from tests.rules.kingdom_builder.helpers import grid, h
+from games.rules.kingdom_builder.scoring import score_state
+from tests.rules.kingdom_builder.helpers import build, grid, h, play, position, use
 
 
 def board(letters=None, fill="G"):
@@ -179,3 +180,88 @@ def test_farmers_maximum_is_30():
 def test_lords_maximum_is_48():
     players = {0: own((0, 0), (0, 10), (10, 0), (10, 10)), 1: own((1, 0))}
     assert lords(board(), players, 0) == 48
+
+
+# ---- Nomads cards: paid during play, for builds only ---------------------------------------
+def nomad_cards_position(settlements, cards, **kwargs):
+    s = position(settlements, nomads=True, **kwargs)
+    s.cards = list(cards)
+    return s
+
+
+def gold_events(events):
+    return [(e.public["source"], e.public["gold"]) for e in events if e.type == "gold_earned"]
+
+
+def test_families_pays_two_when_the_three_mandatory_settlements_stand_in_a_line():
+    s = nomad_cards_position({}, ["families", "knights", "lords"])
+    s, _ = play(s, build(5, 5))
+    s, _ = play(s, build(5, 6))
+    s, events = play(s, build(5, 7))
+    assert gold_events(events) == [("families", 2)] and s.earned[0] == {"families": 2}
+    s = nomad_cards_position({}, ["families", "knights", "lords"])
+    for hex_ in [(5, 5), (5, 6), (4, 6)]:
+        s, events = play(s, build(*hex_))
+    assert gold_events(events) == []  # a bend is no straight line
+
+
+def test_ambassadors_pays_one_per_settlement_built_next_to_another_players():
+    s = nomad_cards_position({0: [(5, 4)], 1: [(4, 6), (6, 6)]}, ["ambassadors"])
+    s, events = play(s, build(5, 5))  # next to two of theirs: 1 gold, not 2
+    assert gold_events(events) == [("ambassadors", 1)]
+    s, events = play(s, build(5, 3))
+    assert gold_events(events) == []
+
+
+def test_shepherds_pays_two_when_no_empty_hex_of_its_terrain_is_next_to_it():
+    s = nomad_cards_position({0: [(5, 5)]}, ["shepherds"], letters={(5, 6): "D"}, fill="C")
+    s.card = "desert"
+    s, events = play(s, build(5, 6))
+    assert gold_events(events) == [("shepherds", 2)]
+    s = nomad_cards_position({0: [(5, 5)]}, ["shepherds"], letters={(5, 6): "D", (5, 7): "D"})
+    s.card = "desert"
+    s, events = play(s, build(5, 6))
+    assert gold_events(events) == []
+
+
+def test_a_move_to_a_location_does_not_pay_in_game_card_bonuses():
+    s = nomad_cards_position(
+        {0: [(5, 3)], 1: [(5, 6)]},
+        ["ambassadors", "shepherds"],
+        locations={(4, 5): "farm"},
+        held={0: [("paddock", (0, 0))]},
+    )
+    s, events = play(s, use("paddock", (5, 5), (5, 3)))  # next to the farm and to seat 1
+    assert types_of(events) == ["settlement_moved", "tile_taken"] and s.gold[0] == 0
+
+
+def test_workers_and_merchants_count_nomad_spaces():
+    b = board({(5, 5): "N", (5, 9): "S"})
+    assert workers(b, {0: own((5, 4), (5, 6), (9, 9))}, 0) == 2
+    assert merchants(b, {0: own((5, 6), (5, 7), (5, 8))}, 0) == 8
+
+
+def test_the_same_location_pays_again_when_another_settlement_is_built_there():
+    s = nomad_cards_position(
+        {0: [(5, 4)], 1: [(5, 6)]}, ["ambassadors"], held={0: [("paddock", (0, 0))]}
+    )
+    s, events = play(s, build(5, 5))
+    assert gold_events(events) == [("ambassadors", 1)]
+    s, _ = play(s, build(5, 3))
+    s, _ = play(s, build(4, 4))
+    s.active, s.placed, s.phase = 0, 0, "turn"
+    s, _ = play(s, use("paddock", (5, 7), (5, 5)))  # the spot is free again
+    s, events = play(s, build(5, 5))
+    assert gold_events(events) == [("ambassadors", 1)] and s.earned[0]["ambassadors"] == 2
+
+
+def test_nomads_cards_score_the_gold_they_paid_during_play():
+    s = nomad_cards_position({0: [(5, 5)]}, ["ambassadors", "families", "fishermen"])
+    s.earned[0] = {"ambassadors": 3, "families": 4}
+    line = score_state(s)[0]
+    assert (line["ambassadors"], line["families"], line["treasure"]) == (3, 4, 0)
+    assert line["total"] == line["castles"] + 7 + line["fishermen"]
+
+
+def types_of(events):
+    return [e.type for e in events]

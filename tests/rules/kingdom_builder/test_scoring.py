@@ -94,3 +94,86 @@ def test_ties_share_the_rank():
     finish(em)  # nobody has built: every total is 0
     outcome = RULESET.outcome(em.state)
     assert outcome.ranking == [[0, 1]] and outcome.winners == [0, 1]
+
+
+# ---- the expansions in position files --------------------------------------------------------
+def test_score_position_reads_the_expansion_keys():
+    position = {
+        "grid": grid({(5, 5): "N", (0, 0): "M", (9, 9): "S"}),
+        "settlements": {"0": [[0, 0], [4, 5], [4, 6]], "1": [[12, 12]]},
+        "cards": ["workers", "families", "knights"],
+        "gold": {"0": {"families": 4, "treasure": 3}},
+        "tasks": ["fortress", "advance"],
+        "city_halls": {"1": [15, 15]},
+        "walls": [[1, 1]],
+        "pieces": {"1": {"warriors": [[0, 5]], "wagon": [0, 6], "ship": None}},
+    }
+    players = score_position(position)["players"]
+    assert players["0"] == {
+        "castles": 0,
+        "workers": 2,  # (4, 5) and (4, 6) touch the nomad space
+        "families": 4,
+        "knights": 4,
+        "treasure": 3,
+        "fortress": 0,
+        "advance": 0,
+        "total": 13,
+    }
+    assert players["1"]["fortress"] == 6  # the city hall is ringed by itself
+    assert players["1"]["knights"] == 6  # 3 city-hall hexes in row 15
+    counted = score_position({**position, "pieces_score": True})["players"]["1"]
+    assert counted["knights"] == 6 and counted["total"] == players["1"]["total"]
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"tasks": ["dragons"]},
+        {"gold": {"0": {"dragons": 1}}},
+        {"gold": {"0": {"families": -1}}},
+        {"city_halls": {"0": [0, 5]}},  # its ring leaves the board
+        {"city_halls": {"0": [5, 5]}, "settlements": {"0": [[5, 6]]}},  # over a settlement
+        {"walls": [[0, 0]]},
+        {"pieces": {"0": {"cannon": [3, 3]}}},
+        {"pieces_score": "yes"},
+    ],
+)
+def test_score_position_refuses_malformed_expansion_keys(broken):
+    position = {"grid": grid(), "settlements": {"0": [[0, 0]]}, "cards": ["knights"]}
+    with pytest.raises(ValueError):
+        score_position({**position, **broken})
+
+
+def test_the_engine_outcome_and_the_position_scorer_agree_with_the_expansions():
+    for seed in (3, 8):
+        rng = random.Random(seed)
+        options = {"nomads": True, "crossroads": True, "crossroads_pieces_score": seed == 8}
+        s = RULESET.fold(RULESET.setup(options, 4, rng))
+        while not s.finished:
+            command = rng.choice(RULESET.legal_commands(s, s.active))
+            for event in RULESET.decide(s, s.active, command, rng):
+                s = RULESET.evolve(s, event)
+        position = {
+            "grid": s.board.rows(),
+            "settlements": {str(p): [coords(i) for i in s.settlements[p]] for p in range(4)},
+            "cards": s.cards,
+            "tasks": s.tasks,
+            "gold": {str(p): {"treasure": 0, **s.earned[p]} for p in range(4)},
+            "city_halls": {str(p): coords(s.city_hall[p][0]) for p in range(4) if s.city_hall[p]},
+            "walls": [coords(i) for i in s.walls],
+            "pieces": {
+                str(p): {
+                    "warriors": [coords(i) for i in s.warriors[p]],
+                    "wagon": coords(s.wagon[p]) if s.wagon[p] >= 0 else None,
+                    "ship": coords(s.ship[p]) if s.ship[p] >= 0 else None,
+                }
+                for p in range(4)
+            },
+            "pieces_score": options["crossroads_pieces_score"],
+        }
+        scored = score_position(position)["players"]
+        outcome = RULESET.outcome(s)
+        for seat in range(4):
+            line = dict(scored[str(seat)])
+            assert line.pop("total") == outcome.scores[seat]
+            assert line == outcome.breakdown[seat]

@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 import random
 
-from tests.rules.kingdom_builder.helpers import RULESET, new_game
+from tests.rules.kingdom_builder.helpers import (
+    RULESET,
+    new_game,
+    play,
+    position,
+    wagon,
+    walls,
+    warrior,
+)
 
 KEYS = {
     "ruleset",
@@ -89,3 +97,83 @@ def test_every_event_is_described_in_words():
         names,
     )
     assert line == "Ben builds on flower field at [3, 4] with Farm."
+
+
+# ---- the expansions ----------------------------------------------------------------------------
+EXPANSION_EVENTS = {
+    "nomad_tile_taken",
+    "nomad_tile_used",
+    "nomad_tile_expired",
+    "gold_earned",
+    "wall_placed",
+    "settlement_removed",
+    "action_finished",
+    "city_hall_built",
+    "piece_placed",
+    "piece_moved",
+    "piece_taken_back",
+}
+
+
+def test_the_view_shows_the_expansion_pieces():
+    s = position(
+        {0: [(5, 5)], 1: [(10, 10)]},
+        nomad_spaces={(8, 8): "sword"},
+        nomad_held={0: [("resettlement", (2, 2))]},
+        nomads=True,
+        crossroads=True,
+    )
+    s.tasks = ["road"]
+    s = warrior(wagon(walls(s, (3, 3)), 1, (12, 12), "ship"), 1, (15, 15))
+    s, _ = play(s, {"type": "use_nomad_tile", "tile": "resettlement"})
+    view = RULESET.view(s, 1)
+    assert set(view) == KEYS
+    board = view["board"]
+    assert board["nomad_spaces"] == [{"hex": [8, 8], "tile": "sword"}]
+    assert board["walls"] == [[3, 3]] and board["walls_left"] == 24
+    assert board["tasks"] == [{"task": "road", "gold": 7}]
+    assert [15, 16] in board["guarded"] and len(board["guarded"]) == 6
+    me, other = view["players"]
+    assert me["nomad_tiles"] == [] and me["gold"] == {} and me["city_hall"] is None
+    assert other["ship"] == [12, 12] and other["wagon"] is None
+    assert other["warriors"] == [[15, 15]] and other["warriors_left"] == 1
+    assert view["turn"]["action"] == {"kind": "resettlement", "tile": "resettlement", "left": 4}
+    assert view["turn"]["outpost_armed"] is False
+    assert {"road", "treasure"} <= set(me["score"])
+    json.dumps(view)
+
+
+def test_every_expansion_event_is_described_in_words():
+    names = {0: "Ana", 1: "Ben", 2: "Cy"}
+    seen: set[str] = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        events = RULESET.setup({"nomads": True, "crossroads": True}, 3, rng)
+        s = RULESET.fold(events)
+        while not s.finished:
+            command = rng.choice(RULESET.legal_commands(s, s.active))
+            new = RULESET.decide(s, s.active, command, rng)
+            events += new
+            for event in new:
+                s = RULESET.evolve(s, event)
+        for event in events:
+            for seat in (None, 0):
+                line = RULESET.describe_event(event.type, event.seen_by(seat), names)
+                assert line != event.type.replace("_", " ").capitalize() + "."
+            seen.add(event.type)
+    assert len(seen & EXPANSION_EVENTS) >= 7
+    samples = {
+        "settlement_removed": {"seat": 0, "victim": 2, "hex": [4, 4]},
+        "city_hall_built": {"seat": 1, "hex": [5, 5], "hexes": [], "tile": "city_hall"},
+        "piece_taken_back": {"seat": 1, "piece": "wagon", "hex": [2, 3], "tile": "wagon"},
+        "nomad_tile_taken": {"seat": 0, "tile": "nomad_outpost", "space": [7, 7]},
+        "gold_earned": {"seat": 2, "gold": 2, "source": "families", "hex": [1, 1]},
+    }
+    lines = {kind: RULESET.describe_event(kind, data, names) for kind, data in samples.items()}
+    assert lines == {
+        "settlement_removed": "Ana's Sword removes Cy's settlement at [4, 4].",
+        "city_hall_built": "Ben builds a city hall around [5, 5].",
+        "piece_taken_back": "Ben takes the wagon at [2, 3] back.",
+        "nomad_tile_taken": "Ana takes the Outpost nomad tile at [7, 7].",
+        "gold_earned": "Cy earns 2 gold (Families).",
+    }
