@@ -6,6 +6,12 @@
 - ``inline``: run in the calling thread, as a loop rather than a recursion, so an all-bot
   game of any length finishes without touching the recursion limit.
 - ``none``: nothing is scheduled (tests that drive bot turns by hand).
+
+The clock sweep follows the same setting: with ``celery`` Celery beat runs
+``bots.tasks.sweep_clocks``; with ``thread`` an in-process sweeper thread is started
+lazily (when a timed game's clock is pressed, or a game stream connects); with
+``inline`` / ``none`` nothing sweeps by itself (tests call ``services.clock_sweep``;
+``manage.py sweep_clocks --loop`` serves any other deployment).
 """
 
 from __future__ import annotations
@@ -107,3 +113,47 @@ def _worker() -> _Worker:
         if _the_worker is None:
             _the_worker = _Worker()
         return _the_worker
+
+
+class _ClockSweeper:
+    """Every CLOCK_SWEEP_EVERY seconds, record the timeouts of clocks that ran out."""
+
+    def __init__(self) -> None:
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="clock-sweep", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        from games.services import clock_sweep
+
+        while not self.stopping.wait(settings.CLOCK_SWEEP_EVERY):
+            try:
+                close_old_connections()
+                clock_sweep()
+            except Exception:
+                log.exception("clock sweep failed")
+            finally:
+                close_old_connections()
+
+
+_the_sweeper: _ClockSweeper | None = None
+
+
+def ensure_clock_sweeper() -> None:
+    """Start the embedded server's sweeper thread once (BOT_RUNNER "thread" only)."""
+    global _the_sweeper
+    if settings.BOT_RUNNER != "thread":
+        return
+    with _worker_lock:
+        if _the_sweeper is None:
+            _the_sweeper = _ClockSweeper()
+
+
+def stop_clock_sweeper() -> None:
+    """Stop the sweeper thread and wait for it (tests; a clean shutdown)."""
+    global _the_sweeper
+    with _worker_lock:
+        sweeper, _the_sweeper = _the_sweeper, None
+    if sweeper is not None:
+        sweeper.stopping.set()
+        sweeper.thread.join(timeout=10)

@@ -23,7 +23,8 @@ def bot_command_id(game_id: uuid.UUID | str, seq: int, seat: int) -> uuid.UUID:
 
 
 def bot_seats_to_act(game: Game) -> list[tuple[int, str]]:
-    """(seat, level) of each bot-played seat that may act at the game's head."""
+    """(seat, level) of each bot-played seat that may act at the game's head: bots from
+    the start, seats taken over from players who left, and turns the others skipped."""
     if game.status != Game.Status.ACTIVE:
         return []
     levels = {
@@ -31,11 +32,13 @@ def bot_seats_to_act(game: Game) -> list[tuple[int, str]]:
         for s in Seat.objects.filter(game=game).exclude(bot_level="")
         if s.number is not None
     }
-    if not levels:
-        return []
     rules = get_ruleset(game.ruleset)
     with store.reading(game) as table:
         if table.over:
+            return []
+        for seat in table.skipping:
+            levels.setdefault(seat, services.TAKEOVER_LEVEL)
+        if not levels:
             return []
         return [
             (seat, levels[seat]) for seat in sorted(rules.to_act(table.rules)) if seat in levels

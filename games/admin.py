@@ -1,27 +1,34 @@
-"""Moderation in the Django admin. Events are read-only; aborting appends an event."""
+"""The Django admin: games (read-only; moderators abort), seats (moderators kick), the
+event log (read-only, public data only), snapshots. Chat, the report queue and the
+moderation records are in games/admin_moderation.py."""
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from typing import Any
+
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games import services
-from games.errors import ServiceError
+from games.admin_moderation import ModeratorAccess, game_links, with_reason
 from games.models import Game, GameEvent, Seat, Snapshot
 
 
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("number", "user", "bot_level", "resigned", "joined_order")
+    fields = ("number", "user", "bot_level", "resigned", "expelled", "kicked", "joined_order")
     readonly_fields = fields
     can_delete = False
 
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "ruleset", "status", "seats_wanted", "head_seq", "created_at")
+class GameAdmin(ModeratorAccess, admin.ModelAdmin):
+    list_display = ("id", "ruleset", "status", "seats_wanted", "head_seq", "created_at", "links")
     list_filter = ("ruleset", "status")
     search_fields = ("id", "seats__user__username")
     # The seed stays out of the admin too: it is shown only once the game is over.
@@ -29,6 +36,7 @@ class GameAdmin(admin.ModelAdmin):
         "ruleset",
         "ruleset_version",
         "options",
+        "time_control",
         "status",
         "head_seq",
         "seed_commitment",
@@ -36,31 +44,66 @@ class GameAdmin(admin.ModelAdmin):
         "created_by",
         "started_at",
         "finished_at",
+        "clock_deadline",
         "outcome",
+        "links",
     )
     exclude = ("seed",)
     inlines = [SeatInline]
     actions = ["abort_games"]
 
-    @admin.action(description="Abort the selected games (appends a game_aborted event)")
-    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        done = 0
-        for game in queryset:
-            try:
-                services.game_abort(
-                    game_id=game.id, staff_user=request.user, reason="aborted by a moderator"
-                )
-                done += 1
-            except ServiceError as exc:
-                self.message_user(request, f"{game}: {exc.message}", messages.WARNING)
-        self.message_user(request, f"Aborted {done} game(s).")
+    @admin.display(description="pages")
+    def links(self, game: Game) -> str:
+        return game_links(game.pk)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    @admin.action(
+        description="Abort the selected games (appends a game_aborted event)",
+        permissions=["moderate"],
+    )
+    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            title="Abort games",
+            in_game_log=True,
+            perform=lambda g, c: services.game_abort(
+                game_id=g.id, staff_user=request.user, reason=c["reason"]
+            ),
+        )
+
+
+@admin.register(Seat)
+class SeatAdmin(ModeratorAccess, admin.ModelAdmin):
+    """Players at tables; moderators kick from here (a bot takes the seat over)."""
+
+    list_display = ("game", "number", "user", "bot_level", "resigned", "expelled", "kicked")
+    list_filter = ("game__status", "kicked", "expelled", "resigned")
+    list_select_related = ("game", "user")
+    search_fields = ("user__username", "game__id")
+    fields = ("game", "number", "user", "bot_level", "resigned", "expelled", "kicked")
+    readonly_fields = fields
+    actions = ["kick_players"]
+
+    @admin.action(
+        description="Kick the selected players from their tables (a bot plays on)",
+        permissions=["moderate"],
+    )
+    def kick_players(self, request: HttpRequest, queryset: QuerySet[Seat]) -> Any:
+        return with_reason(
+            self,
+            request,
+            queryset.filter(user__isnull=False),
+            title="Kick from the table",
+            in_game_log=True,
+            perform=lambda s, c: services.kick_player(
+                game_id=s.game_id, moderator=request.user, player=s.user, reason=c["reason"]
+            ),
+        )
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):
+class GameEventAdmin(ModeratorAccess, admin.ModelAdmin):
     """Read-only. Shows public data only: private parts are never rendered here."""
 
     list_display = ("game", "seq", "type", "actor", "recorded_at")
@@ -79,15 +122,6 @@ class GameEventAdmin(admin.ModelAdmin):
         "hash",
     )
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(Snapshot)

@@ -4,15 +4,18 @@ Three checks, as an auditor would run them:
 1. the hash chain is intact;
 2. folding the events gives the recorded state (each snapshot, and the final outcome);
 3. for a game that is over, re-running setup and every recorded command with the revealed
-   seed yields the recorded events exactly.
+   seed, at its recorded time, yields the recorded events exactly (so the clocks, and
+   every timeout, follow from the recorded times too).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+from games import clocks
 from games import table as tables
 from games.chain import first_broken_link, seed_commitment
 from games.rules import get_ruleset
@@ -122,17 +125,24 @@ def _reexecute(rules, records, seed: str, verdict: Verdict) -> bool:
     for batch in batches:
         command, actor = batch[0]["command"] or {}, batch[0]["actor"]
         try:
+            now_ms = clocks.ms_of(datetime.fromisoformat(batch[0]["recorded_at"]))
             if command.get("type") == tables.START:
                 players = tables.seat_players(command["joined"], seed)
                 events = tables.start_events(
-                    rules, started["options"], players, seed, started["seed_commitment"]
+                    rules,
+                    started["options"],
+                    players,
+                    seed,
+                    started["seed_commitment"],
+                    time_control=command.get("time_control"),
+                    now_ms=now_ms,
                 )
                 table = tables.fold(rules, events)
             else:
                 kind, _, who = actor.partition(":")
                 seat = int(who) if kind in {"seat", "bot"} else None
                 events = tables.command_events(
-                    rules, table, seed, head, seat, command, actor_is_staff=kind == "staff"
+                    rules, table, seed, head, seat, command, actor_kind=kind, now_ms=now_ms
                 )
         except (IllegalCommand, KeyError, TypeError, ValueError, AssertionError) as exc:
             verdict.problems.append(f"command at event {batch[0]['seq']} refused: {exc!r}")

@@ -33,6 +33,11 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
+    # A table setting of the service (see games/clocks.py): {"kind": "none"} by default.
+    time_control = models.JSONField(default=dict, blank=True)
+    # When the first running clock runs out (a cache of the log's clock state, kept under
+    # the game's lock): the clock sweep looks only at games whose deadline has passed.
+    clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -62,6 +67,10 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=10, blank=True)
     # A human who resigned keeps the seat's history; a bot plays the seat from then on.
     resigned = models.BooleanField(default=False)
+    # Expelled by the other players after a timeout / removed by a moderator: the same,
+    # a bot plays on, the seat ranks last and the game is unrated.
+    expelled = models.BooleanField(default=False)
+    kicked = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "number", "joined_order"]
@@ -77,6 +86,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def departed(self) -> bool:
+        """The player left the table (resigned, expelled or kicked); a bot plays on."""
+        return self.resigned or self.expelled or self.kicked
 
     @property
     def display_name(self) -> str:
@@ -133,3 +147,106 @@ class Snapshot(models.Model):
     class Meta:
         ordering = ["game", "-seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_snapshot_seq")]
+
+
+class ChatMessage(models.Model):
+    """A line of a table's chat. Hidden by a moderator: kept (for the record), never sent."""
+
+    game = models.ForeignKey(Game, related_name="chat", on_delete=models.CASCADE)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    body = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    hidden = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.author} at {str(self.game_id)[:8]}: {self.body[:40]}"
+
+
+class Report(models.Model):
+    """A player's report of a chat message: the moderation queue's items."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        RESOLVED = "resolved", "resolved"
+        DISMISSED = "dismissed", "dismissed"
+
+    message = models.ForeignKey(ChatMessage, related_name="reports", on_delete=models.CASCADE)
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="reports_made", on_delete=models.CASCADE
+    )
+    reason = models.CharField(max_length=500, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        related_name="reports_handled",
+        on_delete=models.SET_NULL,
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["status", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["message", "reporter"],
+                condition=models.Q(status="open"),
+                name="one_open_report_per_reporter",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"report {self.pk} ({self.status}) of message {self.message_id}"
+
+
+class ModerationRecord(models.Model):
+    """Who did what to whom, when and why. Written by games.services.moderation only;
+    never changed. Actions on a game also append an event to its log (``event_seq``)."""
+
+    class Action(models.TextChoices):
+        HIDE_MESSAGE = "hide_message", "hid a chat message"
+        MUTE = "mute", "muted a player"
+        UNMUTE = "unmute", "lifted a mute"
+        KICK = "kick", "removed a player from a table"
+        ABORT = "abort", "aborted a game"
+        BAN = "ban", "banned an account"
+        UNBAN = "unban", "lifted a ban"
+        RESOLVE_REPORT = "resolve_report", "resolved a report"
+        DISMISS_REPORT = "dismiss_report", "dismissed a report"
+
+    action = models.CharField(max_length=20, choices=Action.choices)
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        related_name="moderation_done",
+        on_delete=models.SET_NULL,
+    )
+    # Kept even if the moderator's account is deleted later.
+    moderator_name = models.CharField(max_length=150)
+    reason = models.CharField(max_length=500, blank=True)
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        related_name="moderation_received",
+        on_delete=models.SET_NULL,
+    )
+    game = models.ForeignKey(
+        Game, null=True, blank=True, related_name="moderation", on_delete=models.SET_NULL
+    )
+    message = models.ForeignKey(ChatMessage, null=True, blank=True, on_delete=models.SET_NULL)
+    report = models.ForeignKey(Report, null=True, blank=True, on_delete=models.SET_NULL)
+    event_seq = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        permissions = [("moderate", "Can moderate: hide, mute, kick, abort, ban, handle reports")]
+
+    def __str__(self) -> str:
+        return f"{self.moderator_name} {self.get_action_display()} ({self.created_at:%Y-%m-%d})"

@@ -1,8 +1,9 @@
 """Telling live connections that something changed (called after commit only).
 
-Messages carry no game data, only the new head seq: each consumer then reads the events
-after its own last seq through the one redaction path. A lost message costs nothing but
-latency, because the next one (or the client's gap check) catches up by seq.
+Messages carry no game data, only the new head seq (chat: only a message id): each
+consumer then reads the events after its own last seq through the one redaction path.
+A lost message costs nothing but latency: the next one (or the client's gap check)
+catches up by seq.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def game_group(game_id: uuid.UUID | str) -> str:
     return f"game.{game_id}"
 
 
+def chat_group(game_id: uuid.UUID | str) -> str:
+    return f"chat.{game_id}"
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -52,3 +57,17 @@ def game_advanced(game_id: uuid.UUID, head_seq: int) -> None:
 
 def lobby_changed(game_id: uuid.UUID) -> None:
     _send(LOBBY_GROUP, {"type": "lobby.changed", "game": str(game_id)})
+
+
+def chat_posted(game_id: uuid.UUID, message_id: int) -> None:
+    """Chat consumers read the message back from the store (it may be hidden meanwhile)."""
+    _send(chat_group(game_id), {"type": "chat.posted", "message": message_id})
+
+
+def chat_hidden(game_id: uuid.UUID, message_id: int) -> None:
+    _send(chat_group(game_id), {"type": "chat.hidden", "message": message_id})
+
+
+def streams_closed(game_id: uuid.UUID) -> None:
+    """Ask every socket of a game to close (clients reconnect and catch up by seq)."""
+    _send(game_group(game_id), {"type": "game.closed"})

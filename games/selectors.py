@@ -1,5 +1,6 @@
 """The read path. Game data leaves the server only through these functions:
 state through the ruleset's ``view`` and events through ``redact``."""
+# The audit page reads through games/audit_trail.py (which redacts through here).
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
+from django.utils import timezone
 
-from games import store
+from games import clocks, store
 from games import table as tables
 from games.chain import first_broken_link
 from games.errors import NotFound
-from games.models import Game, GameEvent, Seat
+from games.models import ChatMessage, Game, GameEvent, Seat
 from games.rules import get_ruleset
 
 
@@ -64,6 +66,10 @@ def describe(game: Game, kind: str, data: dict[str, Any], names: dict[int, str])
     if kind == tables.GAME_FINISHED:
         winners = data.get("outcome", {}).get("winners", [])
         return "Game over. Won by " + ", ".join(names.get(w, f"seat {w}") for w in winners)
+    if kind in _SERVICE_LINES:
+        who = names.get(data.get("seat"), "A player")
+        by = names.get(data.get("by"), "another player")
+        return _SERVICE_LINES[kind].format(who=who, by=by, reason=data.get("reason", "")).strip()
     rules = get_ruleset(game.ruleset)
     if hasattr(rules, "describe_event"):
         try:
@@ -71,6 +77,15 @@ def describe(game: Game, kind: str, data: dict[str, Any], names: dict[int, str])
         except Exception:  # the log line is a courtesy; never fail a read for it
             pass
     return kind.replace("_", " ")
+
+
+_SERVICE_LINES = {
+    tables.CLOCK_PRESSED: "The clocks were pressed.",
+    tables.CLOCK_EXPIRED: "{who} ran out of time: the others may skip the turn or expel.",
+    tables.TURN_SKIPPED: "{by} skipped {who}'s turn; a bot plays it.",
+    tables.SEAT_EXPELLED: "{by} expelled {who}, who was out of time; a bot plays on.",
+    tables.SEAT_KICKED: "A moderator removed {who}; a bot plays on. {reason}",
+}
 
 
 def redacted_events(game: Game, rows: Iterable[GameEvent], seat: int | None) -> list[dict]:
@@ -117,7 +132,15 @@ def legal_commands(game: Game, seat: int | None) -> list[dict[str, Any]]:
 
 
 def seats_json(game: Game) -> list[dict[str, Any]]:
-    seats: QuerySet[Seat] = game.seats.select_related("user").order_by("number", "joined_order")
+    from players.models import Rating
+
+    query: QuerySet[Seat] = game.seats.select_related("user").order_by("number", "joined_order")
+    seats = list(query)
+    people = [s.user_id for s in seats if s.user_id]
+    ratings = {
+        r.user_id: round(r.value)
+        for r in Rating.objects.filter(ruleset=game.ruleset, user_id__in=people, games__gt=0)
+    }
     return [
         {
             "id": s.pk,
@@ -126,6 +149,9 @@ def seats_json(game: Game) -> list[dict[str, Any]]:
             "user": s.user.username if s.user_id else None,
             "bot": s.bot_level or None,
             "resigned": s.resigned,
+            "expelled": s.expelled,
+            "kicked": s.kicked,
+            "rating": ratings.get(s.user_id) if s.user_id and not s.departed else None,
         }
         for s in seats
     ]
@@ -148,17 +174,35 @@ def table_summary(game: Game) -> dict[str, Any]:
         "seed": game.revealed_seed,
         "created_at": game.created_at.isoformat(),
         "outcome": game.outcome,
+        "time_control": game.time_control or {"kind": clocks.NONE},
+        "seat_range": list(rules.seat_range(game.options)),
     }
 
 
 def table_detail(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
     seat = viewer_seat(game, user)
     view = game_view(game, seat)
+    from players.models import RatingChange
+
+    changes = RatingChange.objects.filter(game=game).select_related("user").order_by("place")
     return {
         **table_summary(game),
         "your_seat": seat,
         "view_seq": view["seq"],
         "view": view["state"],
+        # The clocks in the view hold absolute deadlines (ms since the epoch): compare
+        # them with this, not with the browser's own clock.
+        "server_time_ms": clocks.ms_of(timezone.now()),
+        "rating_changes": [
+            {
+                "username": c.user.username,
+                "place": c.place,
+                "before": round(c.before),
+                "after": round(c.after),
+                "delta": round(c.delta, 1),
+            }
+            for c in changes
+        ],
     }
 
 
@@ -176,3 +220,34 @@ def audit_summary(game: Game) -> dict[str, Any]:
         "seed_commitment": game.seed_commitment,
         "seed": game.revealed_seed,
     }
+
+
+# ---- chat ---------------------------------------------------------------------------
+CHAT_HISTORY = 100
+
+
+def chat_message_json(message: ChatMessage) -> dict[str, Any]:
+    """A chat line as everyone sees it; a hidden one keeps only its id (clients drop it)."""
+    if message.hidden:
+        return {"id": message.pk, "hidden": True}
+    return {
+        "id": message.pk,
+        "author": message.author.username,
+        "body": message.body,
+        "created_at": message.created_at.isoformat(),
+        "hidden": False,
+    }
+
+
+def chat_history(game: Game, limit: int = CHAT_HISTORY) -> list[dict[str, Any]]:
+    """The last ``limit`` visible messages of a table, oldest first."""
+    rows = (
+        ChatMessage.objects.filter(game=game, hidden=False)
+        .select_related("author")
+        .order_by("-created_at", "-id")[:limit]
+    )
+    return [chat_message_json(m) for m in reversed(list(rows))]
+
+
+def chat_message(message_id: int) -> ChatMessage | None:
+    return ChatMessage.objects.select_related("author").filter(pk=message_id).first()

@@ -105,6 +105,9 @@ BOT_RUNNER = os.environ.get("BOT_RUNNER", "celery" if REDIS_URL else "thread")
 # Pause before an in-process bot move so people can follow the game (seconds).
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
+# How often the clock sweep records timeouts (seconds): Celery beat with BOT_RUNNER
+# "celery", the embedded sweeper thread with "thread" (see bots/dispatch.py).
+CLOCK_SWEEP_EVERY = float(os.environ.get("CLOCK_SWEEP_EVERY", "2"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
@@ -114,6 +117,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": "bots"}}
 CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_TASK_TIME_LIMIT = 30
+CELERY_BEAT_SCHEDULE = {
+    "sweep-clocks": {
+        "task": "bots.tasks.sweep_clocks",
+        "schedule": CLOCK_SWEEP_EVERY,
+        # A sweep nobody ran in time is dropped: the next one covers it.
+        "options": {"expires": CLOCK_SWEEP_EVERY * 5},
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

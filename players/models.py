@@ -1,1 +1,78 @@
-"""Players are Django users; ratings and profiles build on them."""
+"""Players are Django users; here are their ratings and mutes."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+START_RATING = 1500.0
+
+
+class Rating(models.Model):
+    """A player's Elo rating in one game (ruleset)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="ratings", on_delete=models.CASCADE
+    )
+    ruleset = models.CharField(max_length=40)
+    value = models.FloatField(default=START_RATING)
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["ruleset", "-value"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset"], name="one_rating_per_game")
+        ]
+        indexes = [models.Index(fields=["ruleset", "-value"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.ruleset} {self.value:.0f}"
+
+
+class RatingChange(models.Model):
+    """One player's rating change from one rated game (the history, and idempotence)."""
+
+    game = models.ForeignKey("games.Game", related_name="rating_changes", on_delete=models.CASCADE)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="rating_changes", on_delete=models.CASCADE
+    )
+    ruleset = models.CharField(max_length=40)
+    place = models.PositiveSmallIntegerField()
+    before = models.FloatField()
+    after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "place"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="one_change_per_game")]
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before
+
+
+class Mute(models.Model):
+    """A player may not chat until ``until`` (None: until a moderator lifts it)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="mutes", on_delete=models.CASCADE
+    )
+    until = models.DateTimeField(null=True, blank=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=500, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    @classmethod
+    def active(cls) -> models.QuerySet[Mute]:
+        now = timezone.now()
+        return cls.objects.filter(lifted_at__isnull=True).filter(
+            models.Q(until__isnull=True) | models.Q(until__gt=now)
+        )

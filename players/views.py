@@ -17,6 +17,8 @@ from rest_framework.views import APIView
 from games.api.serializers import SignupSerializer
 from games.errors import Conflict
 from games.models import Game
+from games.rules import all_rulesets
+from players.ratings import ratings_for
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -31,18 +33,51 @@ def signup(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(get_user_model(), username=username)
     games = (
-        Game.objects.filter(seats__user=user).exclude(status=Game.Status.OPEN).distinct()[:100]
+        Game.objects.filter(seats__user=user)
+        .exclude(status=Game.Status.OPEN)
+        .prefetch_related("seats")
+        .distinct()[:100]
     )
+    names = {r.key: r.name for r in all_rulesets()}
     rows = []
+    stats = {"played": 0, "won": 0, "active": 0}
+    per_game: dict[str, dict] = {}
     for game in games:
-        seat = game.seats.filter(user=user).first()
-        place = None
+        seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+        place = score = None
         if game.outcome and seat and seat.number is not None:
             for index, group in enumerate(game.outcome["ranking"]):
                 if seat.number in group:
                     place = index + 1
-        rows.append({"game": game, "place": place, "seat": seat})
-    return render(request, "players/profile.html", {"player": user, "rows": rows})
+            score = game.outcome.get("scores", {}).get(str(seat.number))
+        name = names.get(game.ruleset, game.ruleset)
+        if game.status == Game.Status.ACTIVE:
+            stats["active"] += 1
+        elif game.status == Game.Status.FINISHED:
+            tally = per_game.setdefault(game.ruleset, {"name": name, "played": 0, "won": 0})
+            stats["played"] += 1
+            tally["played"] += 1
+            if place == 1:
+                stats["won"] += 1
+                tally["won"] += 1
+        rows.append(
+            {
+                "game": game,
+                "place": place,
+                "seat": seat,
+                "score": score,
+                "players": len(game.seats.all()),
+                "ruleset_name": name,
+            }
+        )
+    context = {
+        "player": user,
+        "ratings": ratings_for(user),
+        "rows": rows,
+        "stats": stats,
+        "per_game": sorted(per_game.values(), key=lambda t: t["name"]),
+    }
+    return render(request, "players/profile.html", context)
 
 
 class SignupApi(APIView):

@@ -12,6 +12,13 @@ class TableCreateSerializer(serializers.Serializer):
     seats = serializers.IntegerField(min_value=1, max_value=8)
     options = serializers.DictField(required=False, default=dict)
     join = serializers.BooleanField(required=False, default=True)
+    time_control = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='{"kind": "none"} | {"kind": "realtime", "minutes": 10, '
+        '"increment_seconds": 5} | {"kind": "turn", "hours": 24}',
+    )
 
 
 class BotAddSerializer(serializers.Serializer):
@@ -31,3 +38,32 @@ class AbortSerializer(serializers.Serializer):
 class SignupSerializer(serializers.Serializer):
     username = serializers.RegexField(r"^[\w.@+-]{2,30}$", max_length=30)
     password = serializers.CharField(min_length=8, max_length=128, write_only=True)
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=7)
+
+
+class KickSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    reason = serializers.CharField(max_length=500)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class MuteSerializer(ReasonSerializer):
+    minutes = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+
+
+class ChatPostSerializer(serializers.Serializer):
+    body = serializers.CharField(max_length=500, trim_whitespace=True)
+
+
+class ReportSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, allow_blank=True, default="")
+
+
+class NoteSerializer(serializers.Serializer):
+    note = serializers.CharField(max_length=500, allow_blank=True, default="")

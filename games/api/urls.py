@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import views
+from games.api import community, views
 
 urlpatterns = [
     path("rulesets/", views.RulesetList.as_view(), name="rulesets"),
@@ -17,9 +17,45 @@ urlpatterns = [
     ),
     path("tables/<uuid:game_id>/resign/", views.TableResign.as_view(), name="table-resign"),
     path("tables/<uuid:game_id>/abort/", views.TableAbort.as_view(), name="table-abort"),
+    path(
+        "tables/<uuid:game_id>/disconnect/",
+        views.TableDisconnect.as_view(),
+        name="table-disconnect",
+    ),
     path("tables/<uuid:game_id>/commands/", views.TableCommands.as_view(), name="table-commands"),
     path("tables/<uuid:game_id>/legal/", views.TableLegal.as_view(), name="table-legal"),
     path("tables/<uuid:game_id>/events/", views.TableEvents.as_view(), name="table-events"),
     path("tables/<uuid:game_id>/view/", views.TableView.as_view(), name="table-view"),
     path("tables/<uuid:game_id>/audit/", views.TableAudit.as_view(), name="table-audit"),
+    path(
+        "tables/<uuid:game_id>/audit/trail/",
+        community.TableAuditTrail.as_view(),
+        name="table-audit-trail",
+    ),
+    # clocks
+    path("time-controls/", community.TimeControls.as_view(), name="time-controls"),
+    path("tables/<uuid:game_id>/skip/", community.TableSkip.as_view(), name="table-skip"),
+    path("tables/<uuid:game_id>/expel/", community.TableExpel.as_view(), name="table-expel"),
+    # chat
+    path("tables/<uuid:game_id>/chat/", community.TableChat.as_view(), name="table-chat"),
+    path("chat/<int:message_id>/report/", community.ChatReport.as_view(), name="chat-report"),
+    # moderation (active staff with games.moderate)
+    path("chat/<int:message_id>/hide/", community.ChatHide.as_view(), name="chat-hide"),
+    path("tables/<uuid:game_id>/kick/", community.TableKick.as_view(), name="table-kick"),
+    path("players/<str:username>/mute/", community.PlayerMute.as_view(), name="player-mute"),
+    path("players/<str:username>/unmute/", community.PlayerUnmute.as_view(), name="player-unmute"),
+    path("players/<str:username>/ban/", community.PlayerBan.as_view(), name="player-ban"),
+    path("players/<str:username>/unban/", community.PlayerUnban.as_view(), name="player-unban"),
+    path("moderation/reports/", community.ModerationQueue.as_view(), name="moderation-queue"),
+    path(
+        "moderation/reports/<int:report_id>/resolve/",
+        community.ReportClose.as_view(),
+        name="report-resolve",
+    ),
+    path(
+        "moderation/reports/<int:report_id>/dismiss/",
+        community.ReportDismiss.as_view(),
+        name="report-dismiss",
+    ),
+    path("moderation/records/", community.ModerationRecords.as_view(), name="moderation-records"),
 ]

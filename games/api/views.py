@@ -11,8 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import publish, selectors, services
 from games.api import serializers
+from games.api.permissions import IsModerator
 from games.errors import ServiceError
 from games.models import Game
 from games.rules import all_rulesets
@@ -139,13 +140,25 @@ class TableResign(_TableAction):
 
 
 class TableAbort(_TableAction):
-    permission_classes = [permissions.IsAdminUser]
+    permission_classes = [IsModerator]
 
     @extend_schema(request=serializers.AbortSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.AbortSerializer, request.data)
         services.game_abort(game_id=game_id, staff_user=request.user, reason=body["reason"])
         return self.done(request, game_id)
+
+
+class TableDisconnect(_TableAction):
+    """Close every socket of a game: clients reconnect and catch up by seq (moderation)."""
+
+    permission_classes = [IsModerator]
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.get_game(game_id)
+        publish.streams_closed(game.id)
+        return Response({"closed": True})
 
 
 class TableCommands(_TableAction):
@@ -204,11 +217,17 @@ class TableEvents(APIView):
 
 
 class TableView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("at", int)], responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        parameters=[OpenApiParameter("at", int), OpenApiParameter("spectator", bool)],
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request, game_id: str) -> Response:
-        """The requester's view at the head, or just after event ``at`` (replays)."""
+        """The requester's view at the head, or just after event ``at`` (replays);
+        ``spectator=1`` asks for the public view even from a seat (the audit page)."""
         game = selectors.get_game(game_id)
         seat = selectors.viewer_seat(game, request.user)
+        if request.query_params.get("spectator") in {"1", "true"}:
+            seat = None
         at = request.query_params.get("at")
         if at in (None, ""):
             return Response(selectors.game_view(game, seat))

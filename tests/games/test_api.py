@@ -8,6 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Game, GameEvent
+from tests.games.helpers import make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -152,6 +153,7 @@ def test_anonymous_cannot_write_but_can_watch(api):
 
 def test_lobby_actions_join_leave_bots_resign_abort(api):
     host, guest, mod = api("host"), api("guest"), api("mod", staff=True)
+    make_moderator(mod.user)  # staff alone may not moderate (tests/games/test_permissions.py)
     table = create_table(host, seats=3, bots=1)
     game_id = table["id"]
     assert guest.post(f"/api/tables/{game_id}/join/").status_code == 200

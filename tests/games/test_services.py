@@ -11,7 +11,7 @@ from games.errors import ServiceError
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
 from games.store import replay
-from tests.games.helpers import table_with_bots
+from tests.games.helpers import make_moderator, table_with_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -201,11 +201,15 @@ def test_resign_in_three_player_game_hands_the_seat_to_a_bot(make_user):
     assert game.seats.get(user=user).resigned
 
 
-def test_abort_needs_staff_and_appends_an_event(make_user):
-    user, mod = make_user(), make_user("mod", staff=True)
+def test_abort_needs_the_moderation_permission_and_appends_an_event(make_user):
+    user, staff = make_user(), make_user("staff", staff=True)
+    mod = make_moderator(make_user("mod"))
     game = started(user, bots=1)
     with pytest.raises(ServiceError):
         services.game_abort(game_id=game.id, staff_user=user, reason="x")
+    with pytest.raises(ServiceError) as err:
+        services.game_abort(game_id=game.id, staff_user=staff, reason="x")
+    assert err.value.status == 403
     services.game_abort(game_id=game.id, staff_user=mod, reason="cheating report")
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED

@@ -1,0 +1,362 @@
+"""Moderation in the Django admin: the queue of reports, chat, records, and the action
+helper that asks for a reason. Every action calls a service in games.services.moderation,
+which checks the ``games.moderate`` permission again and writes the record."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from games import services
+from games.errors import ServiceError
+from games.models import ChatMessage, ModerationRecord, Report
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class MuteForm(ReasonForm):
+    minutes = forms.IntegerField(
+        required=False, min_value=1, help_text="Leave empty to mute until a moderator lifts it."
+    )
+
+
+class NoteForm(forms.Form):
+    reason = forms.CharField(
+        label="Note", max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+def with_reason(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    queryset: QuerySet,
+    *,
+    title: str,
+    perform: Callable[[Any, dict[str, Any]], Any],
+    form_class: type[forms.Form] = ReasonForm,
+    in_game_log: bool = False,
+) -> HttpResponse | None:
+    """Ask for the reason on an intermediate page, then ``perform(obj, cleaned)`` each."""
+    form = form_class(request.POST if "apply" in request.POST else None)
+    if "apply" in request.POST and form.is_valid():
+        done = 0
+        for obj in queryset:
+            try:
+                perform(obj, form.cleaned_data)
+                done += 1
+            except ServiceError as exc:
+                model_admin.message_user(request, f"{obj}: {exc.message}", messages.WARNING)
+        model_admin.message_user(request, f"{title}: {done} done.")
+        return None
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "queryset": queryset,
+        "form": form,
+        "action": request.POST.get("action", ""),
+        "opts": model_admin.model._meta,
+        "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        "in_game_log": in_game_log,
+    }
+    return TemplateResponse(request, "admin/games/moderation_reason.html", context)
+
+
+class ModeratorAccess:
+    """Moderators (staff with games.moderate) see these models without model perms."""
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        return services.can_moderate(request.user)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return services.can_moderate(request.user) or super().has_module_permission(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return services.can_moderate(request.user) or super().has_view_permission(request, obj)
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+def game_links(game_id: Any) -> str:
+    return format_html(
+        '<a href="/tables/{}/">table</a> · <a href="/tables/{}/audit/">audit</a>', game_id, game_id
+    )
+
+
+def mute_users(request: HttpRequest, users: list, cleaned: dict[str, Any]) -> None:
+    for user in users:
+        services.mute_player(
+            player=user,
+            moderator=request.user,
+            reason=cleaned["reason"],
+            minutes=cleaned.get("minutes"),
+        )
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ModeratorAccess, admin.ModelAdmin):
+    list_display = ("created_at", "author", "body", "hidden", "table")
+    list_filter = ("hidden",)
+    search_fields = ("body", "author__username", "game__id")
+    fields = ("game", "author", "body", "created_at", "hidden")
+    readonly_fields = fields
+    actions = ["hide_messages", "mute_authors", "ban_authors"]
+
+    @admin.display(description="game")
+    def table(self, message: ChatMessage) -> str:
+        return game_links(message.game_id)
+
+    @admin.action(description="Hide the selected messages", permissions=["moderate"])
+    def hide_messages(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            title="Hide messages",
+            perform=lambda m, c: services.hide_message(
+                message_id=m.pk, moderator=request.user, reason=c["reason"]
+            ),
+        )
+
+    @admin.action(description="Mute the authors", permissions=["moderate"])
+    def mute_authors(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            title="Mute the authors",
+            form_class=MuteForm,
+            perform=lambda m, c: mute_users(request, [m.author], c),
+        )
+
+    @admin.action(description="Ban the authors' accounts", permissions=["moderate"])
+    def ban_authors(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            title="Ban the authors",
+            in_game_log=True,
+            perform=lambda m, c: services.ban_account(
+                player=m.author, moderator=request.user, reason=c["reason"]
+            ),
+        )
+
+
+class ReportStatusFilter(admin.SimpleListFilter):
+    """The queue opens on the open reports."""
+
+    title = "status"
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list:
+        return [*Report.Status.choices, ("all", "all")]
+
+    def choices(self, changelist: Any) -> Any:
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": (self.value() or Report.Status.OPEN) == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        value = self.value() or Report.Status.OPEN
+        return queryset if value == "all" else queryset.filter(status=value)
+
+
+@admin.register(Report)
+class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
+    """The moderation queue: open reports with the message and the game's context."""
+
+    list_display = ("created_at", "reporter", "author", "reported_message", "reason", "table")
+    list_filter = (ReportStatusFilter,)
+    list_select_related = ("message__author", "reporter")
+    search_fields = ("message__body", "message__author__username", "reporter__username")
+    fields = (
+        "status",
+        "reporter",
+        "reason",
+        "created_at",
+        "reported_message",
+        "author",
+        "table",
+        "conversation",
+        "handled_by",
+        "handled_at",
+        "note",
+    )
+    readonly_fields = fields
+    actions = [
+        "resolve_reports",
+        "dismiss_reports",
+        "hide_and_resolve",
+        "mute_authors",
+        "kick_authors",
+        "ban_authors",
+    ]
+
+    @admin.display(description="message")
+    def reported_message(self, report: Report) -> str:
+        hidden = " (hidden)" if report.message.hidden else ""
+        return f"{report.message.body}{hidden}"
+
+    @admin.display(description="author")
+    def author(self, report: Report) -> str:
+        return report.message.author.username
+
+    @admin.display(description="game")
+    def table(self, report: Report) -> str:
+        game = report.message.game
+        return format_html("{} ({}) — {}", game.ruleset, game.status, game_links(game.pk))
+
+    @admin.display(description="conversation around it")
+    def conversation(self, report: Report) -> str:
+        message = report.message
+        around = ChatMessage.objects.filter(game_id=message.game_id).select_related("author")
+        before = list(around.filter(created_at__lte=message.created_at).order_by("-created_at"))
+        after = list(around.filter(created_at__gt=message.created_at).order_by("created_at"))
+        lines = [*reversed(before[:6]), *after[:5]]
+        return format_html(
+            "<ol>{}</ol>",
+            format_html_join(
+                "",
+                "<li{}>{}: {}{}</li>",
+                (
+                    (
+                        mark_safe(' style="font-weight:bold"') if m.pk == message.pk else "",
+                        m.author.username,
+                        m.body,
+                        " (hidden)" if m.hidden else "",
+                    )
+                    for m in lines
+                ),
+            ),
+        )
+
+    def _close(self, request: HttpRequest, queryset: QuerySet, resolved: bool) -> Any:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            title="Resolve reports" if resolved else "Dismiss reports",
+            form_class=NoteForm,
+            perform=lambda r, c: services.close_report(
+                report_id=r.pk, moderator=request.user, resolved=resolved, note=c["reason"]
+            ),
+        )
+
+    @admin.action(description="Resolve (action taken)", permissions=["moderate"])
+    def resolve_reports(self, request: HttpRequest, queryset: QuerySet) -> Any:
+        return self._close(request, queryset, resolved=True)
+
+    @admin.action(description="Dismiss (nothing wrong)", permissions=["moderate"])
+    def dismiss_reports(self, request: HttpRequest, queryset: QuerySet) -> Any:
+        return self._close(request, queryset, resolved=False)
+
+    @admin.action(description="Hide the messages and resolve", permissions=["moderate"])
+    def hide_and_resolve(self, request: HttpRequest, queryset: QuerySet) -> Any:
+        def perform(report: Report, cleaned: dict[str, Any]) -> None:
+            services.hide_message(
+                message_id=report.message_id,
+                moderator=request.user,
+                reason=cleaned["reason"],
+                report=report,
+            )
+            if report.status == Report.Status.OPEN:
+                services.close_report(
+                    report_id=report.pk,
+                    moderator=request.user,
+                    resolved=True,
+                    note=cleaned["reason"],
+                )
+
+        return with_reason(self, request, queryset, title="Hide and resolve", perform=perform)
+
+    @admin.action(description="Mute the authors", permissions=["moderate"])
+    def mute_authors(self, request: HttpRequest, queryset: QuerySet) -> Any:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            title="Mute the authors",
+            form_class=MuteForm,
+            perform=lambda r, c: mute_users(request, [r.message.author], c),
+        )
+
+    @admin.action(
+        description="Kick the authors from the table (a bot plays on)", permissions=["moderate"]
+    )
+    def kick_authors(self, request: HttpRequest, queryset: QuerySet) -> Any:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            title="Kick from the table",
+            in_game_log=True,
+            perform=lambda r, c: services.kick_player(
+                game_id=r.message.game_id,
+                moderator=request.user,
+                player=r.message.author,
+                reason=c["reason"],
+            ),
+        )
+
+    @admin.action(description="Ban the authors' accounts", permissions=["moderate"])
+    def ban_authors(self, request: HttpRequest, queryset: QuerySet) -> Any:
+        return with_reason(
+            self,
+            request,
+            queryset,
+            title="Ban the authors",
+            in_game_log=True,
+            perform=lambda r, c: services.ban_account(
+                player=r.message.author, moderator=request.user, reason=c["reason"]
+            ),
+        )
+
+
+@admin.register(ModerationRecord)
+class ModerationRecordAdmin(ModeratorAccess, admin.ModelAdmin):
+    """Read-only: the record of every moderation action."""
+
+    list_display = ("created_at", "moderator_name", "action", "target_user", "reason", "where")
+    list_filter = ("action",)
+    search_fields = ("moderator_name", "target_user__username", "reason", "game__id")
+    fields = (
+        "created_at",
+        "moderator_name",
+        "action",
+        "reason",
+        "target_user",
+        "game",
+        "event_seq",
+        "message",
+        "report",
+    )
+    readonly_fields = fields
+    actions = None
+
+    @admin.display(description="game")
+    def where(self, record: ModerationRecord) -> str:
+        if record.game_id is None:
+            return "—"
+        seq = f" event {record.event_seq}" if record.event_seq else ""
+        return format_html("{}{}", game_links(record.game_id), seq)

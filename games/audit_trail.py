@@ -1,0 +1,64 @@
+"""What the audit page shows: the hash chain's status, the seed commitment and (once the
+game is over) the revealed seed with a full verification, the public event timeline with
+actor and time, and the moderators' actions on the game.
+
+The timeline is the spectator's redaction (public parts only) for every reader, staff
+included: an auditor needs the facts everyone was shown, not anyone's secrets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games import selectors
+from games.exports import audit
+from games.models import Game, ModerationRecord
+from games.rules import get_ruleset
+
+
+def may_audit(game: Game, user: AbstractBaseUser | None) -> bool:
+    """Finished (or aborted) games: anyone. In progress or open: staff only."""
+    if game.is_over:
+        return True
+    return bool(user is not None and user.is_authenticated and user.is_active and user.is_staff)
+
+
+def moderation_of(game: Game) -> list[dict[str, Any]]:
+    records = ModerationRecord.objects.filter(game=game).order_by("created_at", "id")
+    return [
+        {
+            "action": r.action,
+            "action_text": r.get_action_display(),
+            "moderator": r.moderator_name,
+            "reason": r.reason,
+            "event_seq": r.event_seq,
+            "created_at": r.created_at.isoformat(),
+        }
+        for r in records
+    ]
+
+
+def audit_report(game: Game) -> dict[str, Any]:
+    """The whole audit of one game as JSON (the page renders the same)."""
+    try:
+        ruleset_name = get_ruleset(game.ruleset).name
+    except KeyError:
+        ruleset_name = game.ruleset
+    return {
+        **selectors.audit_summary(game),
+        "ruleset": game.ruleset,
+        "ruleset_name": ruleset_name,
+        "ruleset_version": game.ruleset_version,
+        "options": game.options,
+        "time_control": game.time_control or {"kind": "none"},
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "outcome": game.outcome,
+        "seats": selectors.seats_json(game),
+        # Re-execution with the seed runs only once the seed is revealed (game over).
+        "verdict": audit(game).as_json() if game.head_seq else None,
+        "timeline": selectors.events_after(game, None, 0, limit=1_000_000),
+        "moderation": moderation_of(game),
+    }

@@ -1,0 +1,178 @@
+"""Open tables: create (with a time control), join, leave, bots, start."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import clocks, store
+from games import table as tables
+from games.chain import seed_commitment
+from games.errors import Conflict, Forbidden, NotFound, ServiceError, from_illegal
+from games.models import Game, Seat
+from games.rules import get_ruleset
+from games.rules.base import IllegalCommand
+from games.services.writing import (
+    BOT_LEVELS,
+    after_commit,
+    keep_clock_deadline,
+    locked,
+    ruleset_named,
+)
+
+
+def _require_open(game: Game) -> None:
+    if game.status != Game.Status.OPEN:
+        raise Conflict("table_not_open", "This table has already started.")
+
+
+def _require_host(game: Game, user: AbstractBaseUser) -> None:
+    if game.created_by_id != user.pk and not user.is_staff:
+        raise Forbidden("forbidden", "Only the table's host can do that.")
+
+
+@transaction.atomic
+def table_create(
+    *,
+    user: AbstractBaseUser,
+    ruleset: str,
+    seats: int,
+    options: dict[str, Any] | None = None,
+    join: bool = True,
+    time_control: dict[str, Any] | None = None,
+) -> Game:
+    rules = ruleset_named(ruleset)
+    if not isinstance(options, dict | type(None)):
+        raise ServiceError("bad_option", "Options must be a JSON object.")
+    try:
+        cleaned = rules.clean_options(options)
+        control = clocks.clean_time_control(time_control)
+    except IllegalCommand as exc:
+        raise from_illegal(exc) from exc
+    low, high = rules.seat_range(cleaned)
+    if not isinstance(seats, int) or isinstance(seats, bool) or not low <= seats <= high:
+        raise ServiceError("bad_seats", f"{rules.name} is played by {low} to {high} players.")
+    seed = secrets.token_hex(32)
+    game = Game.objects.create(
+        ruleset=rules.key,
+        ruleset_version=rules.version,
+        options=cleaned,
+        seats_wanted=seats,
+        seed=seed,
+        seed_commitment=seed_commitment(seed),
+        created_by=user,
+        time_control=control,
+    )
+    if join:
+        Seat.objects.create(game=game, user=user, joined_order=0)
+    after_commit(game, lobby=True)
+    return game
+
+
+def _next_order(game: Game) -> int:
+    last = game.seats.order_by("-joined_order").first()
+    return last.joined_order + 1 if last else 0
+
+
+def _require_room(game: Game) -> None:
+    if game.seats.count() >= game.seats_wanted:
+        raise Conflict("table_full", "Every seat at this table is taken.")
+
+
+@transaction.atomic
+def table_join(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Seat:
+    game = locked(game_id)
+    _require_open(game)
+    if game.seats.filter(user=user).exists():
+        raise Conflict("already_seated", "You already have a seat at this table.")
+    _require_room(game)
+    seat = Seat.objects.create(game=game, user=user, joined_order=_next_order(game))
+    after_commit(game, lobby=True)
+    return seat
+
+
+@transaction.atomic
+def table_leave(*, game_id: uuid.UUID, user: AbstractBaseUser) -> None:
+    game = locked(game_id)
+    _require_open(game)
+    deleted, _ = game.seats.filter(user=user, bot_level="").delete()
+    if not deleted:
+        raise ServiceError("not_seated", "You have no seat at this table.")
+    after_commit(game, lobby=True)
+
+
+@transaction.atomic
+def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium") -> Seat:
+    game = locked(game_id)
+    _require_open(game)
+    _require_host(game, user)
+    if level not in BOT_LEVELS:
+        raise ServiceError("bad_bot_level", f"Bot level must be one of {', '.join(BOT_LEVELS)}.")
+    _require_room(game)
+    seat = Seat.objects.create(game=game, bot_level=level, joined_order=_next_order(game))
+    after_commit(game, lobby=True)
+    return seat
+
+
+@transaction.atomic
+def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> None:
+    game = locked(game_id)
+    _require_open(game)
+    _require_host(game, user)
+    deleted, _ = game.seats.filter(pk=seat_id, user__isnull=True).delete()
+    if not deleted:
+        raise NotFound("not_found", "No such bot at this table.")
+    after_commit(game, lobby=True)
+
+
+@transaction.atomic
+def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
+    game = locked(game_id)
+    _require_open(game)
+    _require_host(game, user)
+    rules = get_ruleset(game.ruleset)
+    seats = list(game.seats.select_related("user").order_by("joined_order"))
+    low, high = rules.seat_range(game.options)
+    if not low <= len(seats) <= high:
+        raise Conflict("not_enough_players", f"{rules.name} needs {low} to {high} players.")
+    joined = [{"name": s.display_name, "bot": s.bot_level} for s in seats]
+    players = tables.seat_players(joined, game.seed)
+    for player in players:
+        seat = seats[player["joined"]]
+        seat.number = player["seat"]
+        seat.save(update_fields=["number"])
+    now = timezone.now()
+    command: dict[str, Any] = {"type": tables.START, "joined": joined}
+    if clocks.is_timed(game.time_control):
+        command["time_control"] = game.time_control
+    events = tables.start_events(
+        rules,
+        game.options,
+        players,
+        game.seed,
+        game.seed_commitment,
+        time_control=game.time_control,
+        now_ms=clocks.ms_of(now),
+    )
+    table = tables.fold(rules, events)
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.seats_wanted = len(seats)
+    game.save(update_fields=["status", "started_at", "seats_wanted"])
+    store.append(
+        game,
+        events,
+        actor=store.Actor("system"),
+        command=command,
+        command_id=uuid.uuid4(),
+        table_after=table,
+        now=now,
+    )
+    keep_clock_deadline(game, table)
+    after_commit(game, lobby=True, bots=True)
+    return game

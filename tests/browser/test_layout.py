@@ -1,0 +1,56 @@
+"""The pages at phone width (360px) and by keyboard alone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import create_table, start_from_lobby, wait_for_your_turn
+
+pytestmark = pytest.mark.browser
+
+NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth + 1"
+
+
+def test_phone_width_lobby_and_table_fit_and_play_by_keyboard(new_player, artifacts):
+    ana = new_player("ana", width=360, height=740)
+    page = ana.page
+    assert page.evaluate(NO_SIDEWAYS_SCROLL), "the lobby scrolls sideways at 360px"
+    page.screenshot(path=artifacts / "lobby-phone.png", full_page=True)
+    clock = {"kind": "realtime", "minutes": 5, "increment_seconds": 3}
+    table_id = create_table(page, "kingdoms", seats=2, bots=1, time_control=clock)
+    card = page.locator(f".table-card[data-table-id='{table_id}']")
+    expect(card).to_contain_text("5 min + 3 s")
+    start_from_lobby(page, table_id)
+    expect(page.locator(".kingdoms-board")).to_be_visible()
+    wait_for_your_turn(page)
+    # The server's clock for our seat counts down on the page (bots have none).
+    expect(page.locator("#seats-heading")).to_contain_text("5 min + 3 s")
+    mine = page.locator(".seat-you .seat-clock")
+    expect(mine).to_have_class(re.compile(r"\brunning\b"))
+    expect(mine).to_have_text(re.compile(r"^[45]:\d\d$"))
+    expect(page.locator(".seat-clock")).to_have_count(1)
+    assert page.evaluate(NO_SIDEWAYS_SCROLL), "the table scrolls sideways at 360px"
+
+    # Shapes as well as colours: the preference toggle, kept across pages.
+    page.click("#shapes-toggle")
+    expect(page.locator("html.shapes-on")).to_have_count(1)
+    expect(page.locator("#shapes-toggle")).to_have_attribute("aria-pressed", "true")
+
+    # Keyboard only: Tab to the rank-1 castle, Space to pick it, Tab to a space, Enter.
+    page.locator("[data-castle-rank='1']").focus()
+    page.keyboard.press("Space")
+    expect(page.locator("[data-castle-rank='1']")).to_have_attribute("aria-pressed", "true")
+    page.locator(".kingdoms-board .target").first.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.getAttribute('data-focus-key')")
+    assert focused and focused.startswith("cell-")
+    page.keyboard.press("Enter")
+    expect(page.locator("#log li", has_text=f"{ana.name} placed a rank-1 castle")).to_have_count(1)
+    page.screenshot(path=artifacts / "table-kingdoms-phone.png", full_page=True)
+    page.goto("/")
+    expect(page.locator("html.shapes-on")).to_have_count(1)
+    assert ana.errors == []

@@ -1,0 +1,127 @@
+"""Table chat over WebSocket: history, live lines, hides, reports, who may talk."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import services
+from games.models import Report
+from games.routing import websocket_urlpatterns
+from tests.games.helpers import humans_table, make_moderator
+
+pytestmark = pytest.mark.django_db(transaction=True)
+app = URLRouter(websocket_urlpatterns)
+
+
+def connect(game_id, user) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(app, f"/ws/games/{game_id}/chat/")
+    communicator.scope["user"] = user
+    return communicator
+
+
+@pytest.fixture
+def table(make_user):
+    ana, bob = make_user("ana"), make_user("bob")
+    return humans_table([ana, bob]), ana, bob
+
+
+def test_history_then_live_lines_for_everyone_at_the_table(table):
+    game, ana, bob = table
+    services.chat_post(game_id=game.id, user=ana, body="good luck")
+
+    async def scenario():
+        speaker, watcher = connect(game.id, bob), connect(game.id, AnonymousUser())
+        assert (await speaker.connect())[0] and (await watcher.connect())[0]
+        for ws in (speaker, watcher):
+            history = await ws.receive_json_from(timeout=5)
+            assert history["type"] == "history"
+            assert [m["body"] for m in history["messages"]] == ["good luck"]
+        await speaker.send_json_to({"type": "say", "body": "  you too  "})
+        for ws in (speaker, watcher):
+            line = await ws.receive_json_from(timeout=5)
+            assert line["type"] == "message"
+            assert line["message"]["author"] == "bob" and line["message"]["body"] == "you too"
+        await speaker.disconnect()
+        await watcher.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_spectators_who_are_logged_in_may_talk_anonymous_may_not(table, make_user):
+    game, _ana, _bob = table
+    stranger = make_user("stranger")
+
+    async def scenario():
+        anonymous, watcher = connect(game.id, AnonymousUser()), connect(game.id, stranger)
+        await anonymous.connect()
+        await watcher.connect()
+        await anonymous.receive_json_from(timeout=5)
+        await watcher.receive_json_from(timeout=5)
+        await anonymous.send_json_to({"type": "say", "body": "hello?"})
+        refused = await anonymous.receive_json_from(timeout=5)
+        assert refused == {**refused, "type": "error", "code": "not_authenticated"}
+        await watcher.send_json_to({"type": "say", "body": "nice move"})
+        assert (await watcher.receive_json_from(timeout=5))["message"]["body"] == "nice move"
+        await anonymous.disconnect()
+        await watcher.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_hidden_line_is_withdrawn_live_and_a_report_reaches_the_queue(table, make_user):
+    game, ana, bob = table
+    mod = make_moderator(make_user("mod"))
+
+    async def scenario():
+        ws = connect(game.id, bob)
+        await ws.connect()
+        await ws.receive_json_from(timeout=5)
+        line = await sync_to_async(services.chat_post)(game_id=game.id, user=ana, body="rude")
+        posted = await ws.receive_json_from(timeout=5)
+        assert posted["message"]["id"] == line.pk
+        await ws.send_json_to({"type": "report", "message": line.pk, "reason": "rude"})
+        reported = await ws.receive_json_from(timeout=5)
+        assert reported["type"] == "reported"
+        await sync_to_async(services.hide_message)(
+            message_id=line.pk, moderator=mod, reason="insult"
+        )
+        hidden = await ws.receive_json_from(timeout=5)
+        assert hidden == {"type": "hidden", "message": line.pk}
+        await ws.disconnect()
+        return reported["message"]
+
+    reported = async_to_sync(scenario)()
+    report = Report.objects.get()
+    assert report.pk == reported
+    assert report.reporter == bob and report.reason == "rude"
+
+
+def test_a_banned_player_is_refused_at_once_on_an_open_socket(table, make_user):
+    game, ana, _bob = table
+    mod = make_moderator(make_user("mod"))
+
+    async def scenario():
+        ws = connect(game.id, ana)
+        await ws.connect()
+        await ws.receive_json_from(timeout=5)
+        await sync_to_async(services.ban_account)(player=ana, moderator=mod, reason="spam")
+        await ws.send_json_to({"type": "say", "body": "still here"})
+        assert (await ws.receive_json_from(timeout=5))["code"] == "not_authenticated"
+        await ws.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_unknown_table_chat_is_refused(make_user):
+    user = make_user()
+
+    async def scenario():
+        ws = connect("00000000-0000-0000-0000-000000000000", user)
+        connected, _ = await ws.connect()
+        return connected
+
+    assert not async_to_sync(scenario)()

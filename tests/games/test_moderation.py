@@ -1,0 +1,271 @@
+"""Moderation: each action by a moderator, recorded with who and why; kicks and aborts
+in the game's log too; the report queue; bans and mutes taking effect."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from games import audit_trail, services
+from games.errors import ServiceError
+from games.exports import audit
+from games.models import ChatMessage, Game, GameEvent, ModerationRecord, Report
+from players.models import Mute
+from tests.games.helpers import humans_table, make_moderator, play_out
+
+pytestmark = pytest.mark.django_db(transaction=True)
+Action = ModerationRecord.Action
+
+
+@pytest.fixture
+def mod(make_user):
+    return make_moderator(make_user("mod"))
+
+
+@pytest.fixture
+def trio(make_user):
+    return [make_user("ana"), make_user("bob"), make_user("cy")]
+
+
+@pytest.fixture
+def four(trio, make_user):
+    """Four at the table, so two can be removed and the game still goes on."""
+    return [*trio, make_user("dee")]
+
+
+def record_of(action: str) -> ModerationRecord:
+    return ModerationRecord.objects.get(action=action)
+
+
+# ---- kick -------------------------------------------------------------------------------
+def test_a_kicked_players_seat_is_played_by_a_bot_and_the_game_finishes(trio, mod):
+    game = humans_table(trio)
+    seat = game.seats.get(user=trio[1])
+    services.kick_player(game_id=game.id, moderator=mod, player=trio[1], reason="abusive chat")
+    seat.refresh_from_db()
+    assert seat.kicked and seat.bot_level == services.TAKEOVER_LEVEL
+    kicked = GameEvent.objects.get(game=game, type="seat_kicked")
+    assert kicked.actor == "staff:mod"
+    assert kicked.public == {"seat": seat.number, "reason": "abusive chat"}
+    with pytest.raises(ServiceError) as err:
+        services.game_submit(game_id=game.id, user=trio[1], command={"type": "pass"})
+    assert err.value.code == "seat_departed"
+    game = play_out(game, [trio[0], trio[2]])
+    assert game.status == Game.Status.FINISHED
+    assert GameEvent.objects.filter(game=game, actor=f"bot:{seat.number}").exists()
+    assert game.outcome["ranking"][-1] == [seat.number]
+    assert audit(game).passed, audit(game).problems
+
+
+def test_kicking_from_an_open_table_frees_the_seat(trio, mod):
+    game = services.table_create(user=trio[0], ruleset="kingdoms", seats=3)
+    services.table_join(game_id=game.id, user=trio[1])
+    services.kick_player(game_id=game.id, moderator=mod, player=trio[1], reason="spam")
+    assert not game.seats.filter(user=trio[1]).exists()
+    assert record_of(Action.KICK).event_seq is None
+
+
+def test_kicking_needs_a_reason_and_a_seated_player(trio, mod):
+    game = humans_table(trio[:2])
+    with pytest.raises(ServiceError) as err:
+        services.kick_player(game_id=game.id, moderator=mod, player=trio[0], reason=" ")
+    assert err.value.code == "reason_required"
+    with pytest.raises(ServiceError) as err:
+        services.kick_player(game_id=game.id, moderator=mod, player=trio[2], reason="x")
+    assert err.value.code == "not_seated"
+
+
+# ---- every action is on the record ----------------------------------------------------
+def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(four, mod):
+    ana, bob, cy, _dee = four
+    game = humans_table(four)
+    line = services.chat_post(game_id=game.id, user=bob, body="rude words")
+    report = services.chat_report(message_id=line.pk, user=ana, reason="rude")
+    other = services.chat_report(
+        message_id=services.chat_post(game_id=game.id, user=cy, body="hi").pk,
+        user=ana,
+        reason="mistake",
+    )
+    services.hide_message(message_id=line.pk, moderator=mod, reason="insult")
+    services.close_report(report_id=report.pk, moderator=mod, resolved=True, note="hidden")
+    services.close_report(report_id=other.pk, moderator=mod, resolved=False, note="fine")
+    services.mute_player(player=bob, moderator=mod, reason="insults", minutes=60)
+    services.unmute_player(player=bob, moderator=mod, reason="apologised")
+    services.kick_player(game_id=game.id, moderator=mod, player=cy, reason="threats")
+    services.ban_account(player=bob, moderator=mod, reason="repeated insults")
+    services.lift_ban(player=bob, moderator=mod, reason="appeal accepted")
+    services.game_abort(game_id=game.id, staff_user=mod, reason="the table fell apart")
+
+    records = ModerationRecord.objects.all()
+    assert {r.action for r in records} == set(Action.values)
+    assert all(r.moderator_name == "mod" and r.moderator == mod for r in records)
+    assert record_of(Action.HIDE_MESSAGE).reason == "insult"
+    assert record_of(Action.BAN).target_user == bob
+    # Actions on the game are events in its log, by the moderator, linked from the record.
+    game_events = GameEvent.objects.filter(game=game, actor="staff:mod").order_by("seq")
+    assert [e.type for e in game_events] == ["seat_kicked", "seat_kicked", "game_aborted"]
+    kick_seqs = {r.event_seq for r in records.filter(action=Action.KICK)}
+    assert kick_seqs == {e.seq for e in game_events if e.type == "seat_kicked"}
+    assert record_of(Action.ABORT).event_seq == game_events.last().seq
+    # ...and on the game's audit page.
+    trail = audit_trail.audit_report(Game.objects.get(pk=game.id))
+    assert {m["moderator"] for m in trail["moderation"]} == {"mod"}
+    assert {m["action"] for m in trail["moderation"]} >= {"kick", "abort", "hide_message"}
+    staff_lines = [e for e in trail["timeline"] if e["actor"] == "staff:mod"]
+    assert len(staff_lines) == 3
+    assert audit(Game.objects.get(pk=game.id)).passed
+
+
+def test_moderators_only(trio, make_user):
+    staff = make_user("staff", staff=True)
+    game = humans_table(trio[:2])
+    line = services.chat_post(game_id=game.id, user=trio[0], body="hello")
+    attempts = [
+        lambda who: services.hide_message(message_id=line.pk, moderator=who, reason="x"),
+        lambda who: services.mute_player(player=trio[0], moderator=who, reason="x"),
+        lambda who: services.kick_player(
+            game_id=game.id, moderator=who, player=trio[0], reason="x"
+        ),
+        lambda who: services.ban_account(player=trio[0], moderator=who, reason="x"),
+        lambda who: services.game_abort(game_id=game.id, staff_user=who, reason="x"),
+    ]
+    for actor in (trio[1], staff):
+        for attempt in attempts:
+            with pytest.raises(ServiceError) as err:
+                attempt(actor)
+            assert err.value.status == 403
+    assert not ModerationRecord.objects.exists()
+
+
+# ---- ban and mute take effect -------------------------------------------------------
+def test_a_ban_deactivates_the_account_and_bots_take_its_seats(trio, mod):
+    ana, bob, cy = trio
+    playing = humans_table([ana, bob, cy])
+    waiting = services.table_create(user=cy, ruleset="kingdoms", seats=3)
+    services.table_join(game_id=waiting.id, user=bob)
+    kicks = services.ban_account(player=bob, moderator=mod, reason="cheating")
+    bob.refresh_from_db()
+    assert not bob.is_active and len(kicks) == 2
+    assert playing.seats.get(user=bob).kicked
+    assert not waiting.seats.filter(user=bob).exists()
+    client = APIClient()
+    assert not client.login(username="bob", password="pw-123456789")
+    with pytest.raises(ServiceError):
+        services.ban_account(player=mod, moderator=mod, reason="oops")
+
+
+def test_a_mute_stops_chat_until_it_ends_or_is_lifted(trio, mod):
+    game = humans_table(trio[:2])
+    services.mute_player(player=trio[0], moderator=mod, reason="spam", minutes=10)
+    with pytest.raises(ServiceError) as err:
+        services.chat_post(game_id=game.id, user=trio[0], body="let me talk")
+    assert err.value.code == "muted" and "until" in err.value.message
+    Mute.objects.update(until=Mute.objects.get().created_at)  # it ran out
+    services.chat_post(game_id=game.id, user=trio[0], body="back")
+    services.mute_player(player=trio[0], moderator=mod, reason="spam again")
+    with pytest.raises(ServiceError):
+        services.chat_post(game_id=game.id, user=trio[0], body="still?")
+    services.unmute_player(player=trio[0], moderator=mod, reason="ok")
+    services.chat_post(game_id=game.id, user=trio[0], body="thanks")
+
+
+# ---- reports and the queue ----------------------------------------------------------
+def test_reports_queue_until_resolved_or_dismissed(trio, mod):
+    game = humans_table(trio[:2])
+    line = services.chat_post(game_id=game.id, user=trio[0], body="you are bad")
+    report = services.chat_report(message_id=line.pk, user=trio[1], reason="insult")
+    again = services.chat_report(message_id=line.pk, user=trio[1], reason="again")
+    assert again.pk == report.pk, "one open report per reporter and message"
+    with pytest.raises(ServiceError) as err:
+        services.chat_report(message_id=line.pk, user=trio[0])
+    assert err.value.code == "own_message"
+    client = APIClient()
+    client.force_authenticate(mod)
+    queue = client.get("/api/moderation/reports/").json()["reports"]
+    assert [r["id"] for r in queue] == [report.pk]
+    assert queue[0]["message"]["body"] == "you are bad"
+    assert queue[0]["audit_url"] == f"/tables/{game.id}/audit/"
+    response = client.post(
+        f"/api/moderation/reports/{report.pk}/dismiss/", {"note": "banter"}, format="json"
+    )
+    assert response.json() == {"id": report.pk, "status": "dismissed"}
+    assert client.get("/api/moderation/reports/").json()["reports"] == []
+    closed = client.post(f"/api/moderation/reports/{report.pk}/resolve/")
+    assert closed.status_code == 409 and closed.json()["code"] == "report_closed"
+
+
+def test_a_hidden_message_leaves_the_history(trio, mod):
+    game = humans_table(trio[:2])
+    line = services.chat_post(game_id=game.id, user=trio[0], body="spoiler")
+    services.chat_post(game_id=game.id, user=trio[1], body="ok")
+    services.hide_message(message_id=line.pk, moderator=mod, reason="spoiler")
+    history = APIClient().get(f"/api/tables/{game.id}/chat/").json()["messages"]
+    assert [m["body"] for m in history] == ["ok"]
+    assert ChatMessage.objects.get(pk=line.pk).hidden, "kept for the record"
+    with pytest.raises(ServiceError):
+        services.chat_report(message_id=line.pk, user=trio[1])
+
+
+def test_chat_refuses_empty_long_and_flooding_messages(trio):
+    game = humans_table(trio[:2])
+    for body in ("", "   ", "x" * 501):
+        with pytest.raises(ServiceError) as err:
+            services.chat_post(game_id=game.id, user=trio[0], body=body)
+        assert err.value.code == "bad_message"
+    for n in range(5):
+        services.chat_post(game_id=game.id, user=trio[0], body=f"line {n}")
+    with pytest.raises(ServiceError) as err:
+        services.chat_post(game_id=game.id, user=trio[0], body="one more")
+    assert err.value.code == "slow_down" and err.value.status == 429
+
+
+# ---- the Django admin -------------------------------------------------------------
+def admin_action(client, model: str, action: str, ids: list, **form) -> object:
+    return client.post(
+        f"/admin/{model}/",
+        {"action": action, "_selected_action": ids, "apply": "1", **form},
+        follow=True,
+    )
+
+
+def test_admin_actions_ask_for_a_reason_and_record_it(four, mod, client):
+    trio = four
+    game = humans_table(four)
+    line = services.chat_post(game_id=game.id, user=trio[1], body="nasty")
+    report = services.chat_report(message_id=line.pk, user=trio[0], reason="nasty")
+    client.force_login(mod)
+    # Without "apply" the action shows the reason form.
+    form = client.post(
+        "/admin/games/report/", {"action": "hide_and_resolve", "_selected_action": [report.pk]}
+    )
+    assert form.status_code == 200 and b'name="reason"' in form.content
+    admin_action(client, "games/report", "hide_and_resolve", [report.pk], reason="insult")
+    assert ChatMessage.objects.get(pk=line.pk).hidden
+    assert Report.objects.get(pk=report.pk).status == Report.Status.RESOLVED
+    seat = game.seats.get(user=trio[2])
+    admin_action(client, "games/seat", "kick_players", [seat.pk], reason="afk troll")
+    assert GameEvent.objects.filter(game=game, type="seat_kicked", actor="staff:mod").exists()
+    user_model = get_user_model()
+    admin_action(client, "auth/user", "mute_players", [trio[1].pk], reason="x", minutes=5)
+    admin_action(client, "auth/user", "ban_accounts", [trio[1].pk], reason="repeat")
+    assert not user_model.objects.get(pk=trio[1].pk).is_active
+    admin_action(client, "games/game", "abort_games", [game.pk], reason="done")
+    assert Game.objects.get(pk=game.id).status == Game.Status.ABORTED
+    actions = set(ModerationRecord.objects.values_list("action", flat=True))
+    assert {"hide_message", "resolve_report", "kick", "mute", "ban", "abort"} <= actions
+    assert set(ModerationRecord.objects.values_list("moderator_name", flat=True)) == {"mod"}
+    queue = client.get("/admin/games/report/?status=all")
+    assert queue.status_code == 200 and b"nasty" in queue.content
+    detail = client.get(f"/admin/games/report/{report.pk}/change/")
+    assert f"/tables/{game.id}/audit/".encode() in detail.content
+
+
+def test_staff_without_the_permission_get_no_moderation_actions(trio, make_user, client):
+    game = humans_table(trio[:2])
+    staff = make_user("staff", staff=True)
+    client.force_login(staff)
+    response = admin_action(client, "games/game", "abort_games", [game.pk], reason="x")
+    assert response.status_code in (200, 403)
+    assert Game.objects.get(pk=game.id).status == Game.Status.ACTIVE
+    assert not ModerationRecord.objects.exists()

@@ -1,0 +1,140 @@
+"""The HTML pages render for anonymous and logged-in users; sign-up logs the user in."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from games import services
+from tests.games.helpers import table_with_bots
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ana(make_user):
+    return make_user("ana")
+
+
+def test_lobby_renders_for_anonymous_visitors(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'id="lobby"' in body and "/static/js/lobby.js" in body
+    assert "Log in" in body and "Sign up" in body
+    assert 'id="create-form"' not in body
+    assert 'id="rulesets-data"' in body and "kingdoms" in body
+
+
+def test_lobby_shows_the_create_form_and_log_out_to_a_logged_in_user(client, ana):
+    client.force_login(ana)
+    body = client.get("/").content.decode()
+    assert 'id="create-form"' in body
+    assert 'action="/accounts/logout/"' in body and "csrfmiddlewaretoken" in body
+    assert reverse("profile", args=["ana"]) in body
+
+
+def test_lobby_sets_the_csrf_cookie_the_scripts_send_back(client):
+    response = client.get("/")
+    assert "csrftoken" in response.cookies
+
+
+@pytest.mark.parametrize("logged_in", [False, True])
+def test_table_page_renders_with_its_config(client, ana, logged_in):
+    game = table_with_bots(ana, "kingdoms", bots=1)
+    if logged_in:
+        client.force_login(ana)
+    response = client.get(f"/tables/{game.id}/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "/static/js/table.js" in body
+    assert f'data-game-id="{game.id}"' in body
+    assert 'data-ruleset="kingdoms"' in body
+    assert f'"game_id": "{game.id}"' in body
+    assert ('"username": "ana"' in body) is logged_in
+
+
+def test_table_page_of_a_started_game_renders(client, ana):
+    game = table_with_bots(ana, "kingdoms", bots=1)
+    services.game_start(game_id=game.id, user=ana)
+    client.force_login(ana)
+    assert client.get(f"/tables/{game.id}/").status_code == 200
+
+
+def test_unknown_table_is_a_404_page(client):
+    response = client.get(f"/tables/{uuid.uuid4()}/")
+    assert response.status_code == 404
+    assert "No such table" in response.content.decode()
+
+
+def test_signup_page_renders(client):
+    response = client.get("/accounts/signup/")
+    assert response.status_code == 200
+    assert 'name="password2"' in response.content.decode()
+
+
+def test_signup_creates_a_user_and_logs_them_in(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "bo", "password1": "pw-long-enough-1", "password2": "pw-long-enough-1"},
+    )
+    assert response.status_code == 302 and response.url == reverse("lobby")
+    assert get_user_model().objects.filter(username="bo").exists()
+    body = client.get("/").content.decode()
+    assert reverse("profile", args=["bo"]) in body
+
+
+def test_signup_with_mismatched_passwords_shows_the_error(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "bo", "password1": "pw-long-enough-1", "password2": "something-else"},
+    )
+    assert response.status_code == 200
+    assert "errorlist" in response.content.decode()
+    assert not get_user_model().objects.filter(username="bo").exists()
+
+
+def test_login_page_renders_and_logs_in(client, ana):
+    assert client.get("/accounts/login/").status_code == 200
+    response = client.post("/accounts/login/", {"username": "ana", "password": "pw-123456789"})
+    assert response.status_code == 302
+    assert "_auth_user_id" in client.session
+
+
+def test_logout_is_a_post_that_logs_out(client, ana):
+    client.force_login(ana)
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.parametrize("logged_in", [False, True])
+def test_profile_lists_finished_games_with_place_and_score(client, ana, logged_in):
+    game = table_with_bots(ana, "kingdoms", bots=1)
+    services.game_start(game_id=game.id, user=ana)
+    services.game_resign(game_id=game.id, user=ana)  # two seats: the game ends at once
+    if logged_in:
+        client.force_login(ana)
+    response = client.get(reverse("profile", args=["ana"]))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert f"/tables/{game.id}/" in body
+    assert "Kingdoms" in body
+    assert "2 of 2" in body  # resigned: last place
+    assert response.context["stats"] == {"played": 1, "won": 0, "active": 0}
+
+
+def test_profile_of_an_unknown_player_is_404(client):
+    assert client.get("/players/nobody/").status_code == 404
+
+
+def test_profile_shows_the_players_ratings_with_a_link_to_the_leaderboard(client, ana):
+    from players.models import Rating
+
+    Rating.objects.create(user=ana, ruleset="kingdoms", value=1523.4, games=3)
+    body = client.get(reverse("profile", args=["ana"])).content.decode()
+    assert "Ratings" in body and "1523" in body
+    assert reverse("leaderboard", args=["kingdoms"]) in body
