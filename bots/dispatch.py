@@ -49,7 +49,7 @@ def schedule_bot_turns(game_id: uuid.UUID | str) -> None:
         from bots.tasks import take_turn
 
         for job in jobs:
-            take_turn.apply_async(args=job, queue="bots")
+            take_turn.apply_async(args=job, queue=settings.BOT_QUEUE)
     elif runner == "thread":
         _worker().put_all(jobs)
     elif runner == "inline":

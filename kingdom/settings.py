@@ -114,7 +114,10 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": "bots"}}
+# Bot turns have their own queue (tests give each run its own, so parallel runs never
+# take each other's tasks).
+BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
+CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": BOT_QUEUE}}
 CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_TASK_TIME_LIMIT = 30
 CELERY_BEAT_SCHEDULE = {

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -37,8 +38,11 @@ def worker(settings):
 
     app.conf.broker_url = os.environ["REDIS_URL"]
     settings.BOT_RUNNER = "celery"
+    # A queue of its own: parallel test runs on one Redis never take each other's tasks.
+    settings.BOT_QUEUE = f"bots-test-{uuid.uuid4().hex[:12]}"
     env = {
         **os.environ,
+        "BOT_QUEUE": settings.BOT_QUEUE,
         "DATABASE_URL": database_url_for_worker(),
         "BOT_MOVE_DELAY": "0",
         "PYTHONPATH": str(ROOT),
@@ -52,14 +56,13 @@ def worker(settings):
             "kingdom",
             "worker",
             "-Q",
-            "bots",
+            settings.BOT_QUEUE,
             "--pool",
             "solo",
             "--concurrency",
             "1",
             "--loglevel",
             "WARNING",
-            "--purge",
         ],
         cwd=ROOT,
         env=env,
