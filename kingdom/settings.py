@@ -4,6 +4,7 @@ Embedded default (nothing set): SQLite, in-memory channel layer, bot turns in-pr
 Production: DATABASE_URL (PostgreSQL) and REDIS_URL (channel layer + Celery broker).
 """
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -143,7 +144,11 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# WhiteNoise warns at every start while collectstatic has not run; embedded mode serves
+# from the finders, so an empty folder is all it needs.
+with contextlib.suppress(OSError):
+    STATIC_ROOT.mkdir(exist_ok=True)
 # Served straight from the source folders: no collectstatic step for the embedded mode.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
