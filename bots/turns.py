@@ -5,6 +5,9 @@ from __future__ import annotations
 import logging
 import uuid
 
+from django.conf import settings
+
+from bots.search.budget import DEFAULT_THINK_SECONDS, thinking_budget
 from bots.strategies import get_strategy
 from games import services, store
 from games.errors import ServiceError
@@ -20,6 +23,12 @@ BOT_COMMANDS = uuid.UUID("6b1f3c1e-7d0a-4a51-9b7e-2f4c8d1a9e55")
 
 def bot_command_id(game_id: uuid.UUID | str, seq: int, seat: int) -> uuid.UUID:
     return uuid.uuid5(BOT_COMMANDS, f"{game_id}:{seq}:{seat}")
+
+
+def think_seconds(game: Game) -> float:
+    """How long a search bot (``hard``) may think per move at this table: the setting
+    ``BOT_THINK_SECONDS``. A table's own budget, once tables have one, goes first here."""
+    return float(getattr(settings, "BOT_THINK_SECONDS", DEFAULT_THINK_SECONDS))
 
 
 def bot_seats_to_act(game: Game) -> list[tuple[int, str]]:
@@ -64,7 +73,7 @@ def take_turn(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
     # The bot's own RNG: derived from the game's seq and seat, but never from the game's
     # secret seed (a bot must not be able to predict the deck).
     rng = seeded_rng(f"bot:{game_id}:{seat}", expected_seq)
-    with store.reading(game) as table:
+    with store.reading(game) as table, thinking_budget(seconds=think_seconds(game)):
         command = strategy(rules, table.rules, seat, rng)
     try:
         result = services.game_submit(

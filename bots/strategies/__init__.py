@@ -33,7 +33,7 @@ def register(game: str, level: str, strategy: Strategy) -> Strategy:
 
 
 def get_strategy(game: str, level: str) -> Strategy:
-    for module in ("kingdoms", "kingdom_builder", "kingdom_cards"):
+    for module in ("kingdoms", "kingdom_builder", "kingdom_cards", "hard"):
         try:
             importlib.import_module(f"bots.strategies.{module}")
         except ModuleNotFoundError as exc:

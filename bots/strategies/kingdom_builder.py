@@ -45,7 +45,7 @@ FIXED = {
 }
 
 
-class _Judge:
+class Judge:
     """Scores candidate positions for one seat from public facts."""
 
     def __init__(self, state: Any, seat: int) -> None:
@@ -153,7 +153,7 @@ def _hex(pair: list[int]) -> int:
     return pair[0] * COLS + pair[1]
 
 
-def _terrain_value(judge: _Judge, terrain: str) -> float:
+def _terrain_value(judge: Judge, terrain: str) -> float:
     """The best three single builds the terrain would allow now (a rough guide)."""
     s = judge.state
     targets = build_targets(s, free_hexes(s, terrain), judge.seat)
@@ -164,7 +164,7 @@ def _terrain_value(judge: _Judge, terrain: str) -> float:
     return sum(values[:3])
 
 
-def _families_bonus(judge: _Judge, hex_: int) -> float:
+def _families_bonus(judge: Judge, hex_: int) -> float:
     """Families pays when this third mandatory settlement completes a straight line."""
     s = judge.state
     if "families" not in s.cards or s.action is not None or s.placed != 2:
@@ -173,7 +173,7 @@ def _families_bonus(judge: _Judge, hex_: int) -> float:
     return float(families(after, judge.seat, hex_))
 
 
-def _expansion_value(judge: _Judge, command: Command) -> float | None:
+def _expansion_value(judge: Judge, command: Command) -> float | None:
     """Values of the expansions' commands, or None for the base game's."""
     kind, key = command["type"], command.get("tile", "")
     if kind == "use_tile" and key == "quarry" or kind == "place_wall":
@@ -193,7 +193,7 @@ def _expansion_value(judge: _Judge, command: Command) -> float | None:
     return None
 
 
-def _value(judge: _Judge, command: Command, cache: dict[Any, float]) -> float:
+def _value(judge: Judge, command: Command, cache: dict[Any, float]) -> float:
     kind = command["type"]
     fixed = _expansion_value(judge, command)
     if fixed is not None:
@@ -219,7 +219,7 @@ def _value(judge: _Judge, command: Command, cache: dict[Any, float]) -> float:
     return 0.0
 
 
-def _moves(judge: _Judge, moves: list[Command]) -> list[tuple[float, Command]]:
+def _moves(judge: Judge, moves: list[Command]) -> list[tuple[float, Command]]:
     """Estimate every move as removal + arrival, then score the best few exactly."""
     own = judge.players[judge.seat]
     removal: dict[int, float] = {}
@@ -243,19 +243,32 @@ def _settlement_move(command: Command) -> bool:
     return command["type"] == "use_tile" and TILES[command["tile"]].effect == MOVE
 
 
-def greedy(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
-    """Medium: the command adding the most gold now (ties broken at random)."""
+def scored_commands(ruleset: Ruleset, state: Any, seat: int) -> list[tuple[float, Command]]:
+    """The legal commands worth weighing, each with the gold it adds now (moves: only the
+    best few by a quick estimate)."""
     commands = ruleset.legal_commands(state, seat)
     if not commands:
         raise LookupError(f"seat {seat} has no legal command")
     if len(commands) == 1:
-        return commands[0]
-    judge = _Judge(state, seat)
+        return [(0.0, commands[0])]
+    judge = Judge(state, seat)
     cache: dict[Any, float] = {}
-    moves = [c for c in commands if _settlement_move(c)]
-    scored = [(_value(judge, c, cache), c) for c in commands if not _settlement_move(c)]
+    moves = [c for c in commands if c["type"] == "use_tile" and "from" in c]
+    scored = [
+        (_value(judge, c, cache), c)
+        for c in commands
+        if not (c["type"] == "use_tile" and "from" in c)
+    ]
     if moves:
         scored.extend(_moves(judge, moves))
+    return scored
+
+
+def greedy(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
+    """Medium: the command adding the most gold now (ties broken at random)."""
+    scored = scored_commands(ruleset, state, seat)
+    if len(scored) == 1:
+        return scored[0][1]
     best = max(value for value, _ in scored)
     return rng.choice([c for value, c in scored if value >= best - 1e-9])
 

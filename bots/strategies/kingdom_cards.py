@@ -43,7 +43,15 @@ class _Plan:
         pool = list(hand)
         for group in self.groups:
             pool.extend(group or [])
-        self.present = {(COLOUR[c], VALUE[c]) for c in pool if COLOUR[c] is not None}
+        # The colours present at each (tier, position in the tier), for _flag_score.
+        self.present: list[tuple[set[str], set[str], set[str]]] = [
+            (set(), set(), set()) for _ in TIERS
+        ]
+        for c in pool:
+            colour = COLOUR[c]
+            if colour is not None:
+                tier, position = divmod(VALUE[c] - 1, 3)
+                self.present[tier][position].add(colour)
         self.flag = max(FLAGS, key=self._flag_score)
         # Slots of the target flag, (colour, value), not yet laid in the kingdom.
         self.open_slots = {
@@ -59,8 +67,9 @@ class _Plan:
 
     def _flag_score(self, flag: str) -> tuple[int, int, int]:
         full_bonus, slots = 0, 0
-        for t in TIERS:
-            held = sum((flag[i], v) in self.present for i, v in enumerate(tier_values(t)))
+        a, b, c = flag
+        for t, (at_a, at_b, at_c) in zip(TIERS, self.present, strict=True):
+            held = (a in at_a) + (b in at_b) + (c in at_c)
             slots += held
             if held == 3:
                 full_bonus += TIER_BONUS_HALVES[t]

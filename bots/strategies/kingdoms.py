@@ -185,11 +185,11 @@ def _castle_cost(view: dict[str, Any], rank: int) -> float:
     return CASTLE_KEEP_VALUE * rank * later
 
 
-def greedy(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
-    """Medium: the legal command with the best expected effect on this epoch's score."""
+def command_values(ruleset: Ruleset, state: Any, seat: int) -> list[tuple[float, Command]]:
+    """Every legal command with its expected effect on this epoch's score (from the view)."""
     legal = ruleset.legal_commands(state, seat)
     if len(legal) == 1:
-        return legal[0]
+        return [(0.0, legal[0])]
     view = ruleset.view(state, seat)
     estimate = Estimate(view, seat)
     drawn = view["drawn_tile"]["tile"] if view["drawn_tile"] else None
@@ -215,7 +215,15 @@ def greedy(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Comma
             cache[key] = estimate.tile(i, key[0])
         return cache[key]
 
-    return max(legal, key=lambda command: (value(command), rng.random()))
+    return [(value(command), command) for command in legal]
+
+
+def greedy(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
+    """Medium: the legal command with the best expected effect on this epoch's score."""
+    values = command_values(ruleset, state, seat)
+    if len(values) == 1:
+        return values[0][1]
+    return max(values, key=lambda pair: (pair[0], rng.random()))[1]
 
 
 register("kingdoms", "medium", greedy)

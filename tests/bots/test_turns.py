@@ -63,7 +63,11 @@ def test_all_bot_game_ends_inline_without_recursion(make_user, ruleset):
     rules = get_ruleset(ruleset)
     user = make_user()
     game = table_with_bots(
-        user, ruleset=ruleset, bots=rules.seat_range(rules.clean_options({}))[1], join=False, level="medium"
+        user,
+        ruleset=ruleset,
+        bots=rules.seat_range(rules.clean_options({}))[1],
+        join=False,
+        level="medium",
     )
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(400)  # a recursive runner would blow through this

@@ -1,0 +1,188 @@
+"""Bot tournaments on the rules engines, in parallel processes (no database needed).
+
+python manage.py arena kingdoms --a hard --b medium --games 200 --players 2
+python manage.py arena kingdom-cards --a medium --b easy --jobs 2 --plot rates.png
+
+Prints A's win rate (ties as half) with its 95% Wilson interval, overall and per seat,
+an Elo table derived from it, and each level's decision time (p50 / p99 / max).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from bots.search.arena import GameResult, Match, Summary, play_match, summarise, wilson
+from bots.search.budget import DEFAULT_THINK_SECONDS
+from bots.strategies import LEVELS
+from games.rules import all_rulesets
+
+
+class Command(BaseCommand):
+    help = "Play bot levels against each other and report win rates, Elo and decision times."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("game", help="ruleset key, e.g. kingdoms")
+        parser.add_argument("--a", default="hard", choices=LEVELS, help="the level measured")
+        parser.add_argument("--b", default="medium", choices=LEVELS, help="its opponent")
+        parser.add_argument("--games", type=int, default=200)
+        parser.add_argument("--players", type=int, default=2)
+        parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument(
+            "--budget",
+            type=float,
+            default=None,
+            help=f"search bots' seconds per decision (default {DEFAULT_THINK_SECONDS})",
+        )
+        parser.add_argument(
+            "--playouts", type=int, default=None, help="search bots' playouts per decision"
+        )
+        parser.add_argument("--options", default="{}", help="table options as JSON")
+        parser.add_argument("--plot", default=None, help="write the win-rate chart (PNG)")
+        parser.add_argument("--json", action="store_true", help="also print a JSON summary")
+        parser.add_argument("--no-progress", action="store_true")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        keys = {r.key for r in all_rulesets()}
+        if options["game"] not in keys:
+            raise CommandError(f"unknown ruleset {options['game']!r}; one of {sorted(keys)}")
+        if options["games"] < 1 or options["jobs"] < 1:
+            raise CommandError("--games and --jobs must be at least 1")
+        try:
+            table = json.loads(options["options"])
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"--options is not JSON: {exc}") from exc
+        seconds = options["budget"]
+        if seconds is None and options["playouts"] is None:
+            seconds = DEFAULT_THINK_SECONDS
+        match = Match(
+            game=options["game"],
+            a=options["a"],
+            b=options["b"],
+            games=options["games"],
+            players=options["players"],
+            seed=options["seed"],
+            seconds=seconds,
+            playouts=options["playouts"],
+            options=table,
+        )
+        bar = tqdm(
+            total=match.games,
+            desc=f"{match.game} {match.a} v {match.b}",
+            unit="game",
+            disable=options["no_progress"],
+        )
+        tally = [0.0, 0]  # A's score, games played
+
+        def tick(result: GameResult) -> None:
+            tally[0] += result.score_a
+            tally[1] += 1
+            bar.update(1)
+            bar.set_postfix_str(f"{match.a} {tally[0] / tally[1]:.0%}", refresh=False)
+
+        try:
+            results = play_match(match, jobs=min(options["jobs"], match.games), on_result=tick)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        finally:
+            bar.close()
+        summary = summarise(match, results)
+        self.stdout.write(report(summary))
+        if options["json"]:
+            self.stdout.write(json.dumps(as_json(summary), sort_keys=True))
+        if options["plot"]:
+            plot(summary, results, options["plot"])
+            self.stdout.write(f"chart written to {options['plot']}")
+
+
+def report(summary: Summary) -> str:
+    m = summary.match
+    budget = f"{m.seconds:g} s" if m.seconds else ""
+    if m.playouts:
+        budget = f"{budget} / {m.playouts} playouts".strip(" /")
+    lines = [
+        f"{m.game}: {m.a} v {m.b}, {summary.games} games of {m.players} players, "
+        f"seed {m.seed}, search budget {budget}",
+        f"{m.a} win rate {summary.rate:.1%}  95% CI [{summary.low:.1%}, {summary.high:.1%}]"
+        f"  ({summary.score_a:g} of {summary.games}, ties count half)",
+    ]
+    for seat, (score, n) in summary.by_seat.items():
+        low, high = wilson(score, n)
+        rate = score / n if n else 0.0
+        lines.append(f"  {m.a} in seat {seat}: {rate:.1%} [{low:.1%}, {high:.1%}] over {n} games")
+    lines.append("Elo (centred on 1500, 95% CI)")
+    for level, (rating, low, high) in sorted(summary.elo.items(), key=lambda kv: -kv[1][0]):
+        lines.append(f"  {level:<8} {rating:7.0f}  [{low:.0f}, {high:.0f}]")
+    lines.append("decision time per level (ms)")
+    for level, t in sorted(summary.times.items()):
+        lines.append(
+            f"  {level:<8} n={t['n']:<7} p50={t['p50'] * 1000:8.1f}  "
+            f"p99={t['p99'] * 1000:8.1f}  max={t['max'] * 1000:8.1f}"
+        )
+    lines.append(f"commands per game: {summary.commands / max(summary.games, 1):.0f}")
+    return "\n".join(lines)
+
+
+def as_json(summary: Summary) -> dict[str, Any]:
+    m = summary.match
+    return {
+        "name": f"arena.{m.game}.{m.a}_v_{m.b}",
+        "games": summary.games,
+        "players": m.players,
+        "seconds": m.seconds,
+        "playouts": m.playouts,
+        "rate": round(summary.rate, 4),
+        "ci95": [round(summary.low, 4), round(summary.high, 4)],
+        "elo": {level: round(v[0]) for level, v in summary.elo.items()},
+        "times": {
+            level: {k: (round(v, 5) if k != "n" else v) for k, v in t.items()}
+            for level, t in summary.times.items()
+        },
+    }
+
+
+def plot(summary: Summary, results: list[GameResult], path: str) -> None:
+    """Left: A's win rate overall and per seat with 95% intervals; right: the running
+    win rate over the games played, with its interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    m = summary.match
+    labels = ["all"] + [f"seat {s}" for s in summary.by_seat]
+    cells = [(summary.score_a, summary.games), *summary.by_seat.values()]
+    rates = [score / n if n else 0.0 for score, n in cells]
+    bounds = [wilson(score, n) for score, n in cells]
+    errors = [
+        [r - low for r, (low, _) in zip(rates, bounds, strict=True)],
+        [high - r for r, (_, high) in zip(rates, bounds, strict=True)],
+    ]
+    figure, (bars, running) = plt.subplots(1, 2, figsize=(10, 4))
+    bars.bar(labels, rates, yerr=errors, capsize=6, color="#4a7ab5")
+    bars.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+    bars.set_ylim(0, 1)
+    bars.set_ylabel(f"{m.a} win rate v {m.b}")
+    bars.set_title(f"{m.game}, {summary.games} games")
+    score, xs, ys, lows, highs = 0.0, [], [], [], []
+    for n, result in enumerate(results, start=1):
+        score += result.score_a
+        low, high = wilson(score, n)
+        xs.append(n)
+        ys.append(score / n)
+        lows.append(low)
+        highs.append(high)
+    running.plot(xs, ys, color="#4a7ab5")
+    running.fill_between(xs, lows, highs, alpha=0.25, color="#4a7ab5")
+    running.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+    running.set_ylim(0, 1)
+    running.set_xlabel("games")
+    running.set_title("running win rate, 95% CI")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)

@@ -1,0 +1,201 @@
+"""The arena: bot-against-bot games played directly on the rules engines (no database),
+and the statistics that say which bot is stronger.
+
+Two levels, A and B, share the seats of each game, alternating: in game ``i`` seat ``j``
+is played by A when ``i + j`` is even, so over any two games each level sits in every
+seat equally often. A game scores A's share of the winners (a shared win of A and B is a
+half). Each game has its own seeds, derived from the arena seed and the game's number, so
+a game played in any worker process is the same game (up to a search bot's clock).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any
+
+from bots.search.budget import thinking_budget
+from bots.strategies import get_strategy
+from games.rules import get_ruleset
+from games.rules.base import Ruleset
+
+# A game that runs longer than this many commands is a bug in a bot or an engine.
+MAX_COMMANDS = 20_000
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Match:
+    """What to play: ``games`` games of ``game`` between levels ``a`` and ``b``."""
+
+    game: str
+    a: str
+    b: str
+    games: int
+    players: int = 2
+    seed: int = 0
+    seconds: float | None = None  # the search bots' thinking budget
+    playouts: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def levels(self, index: int) -> list[str]:
+        return [self.a if (index + seat) % 2 == 0 else self.b for seat in range(self.players)]
+
+
+@dataclass
+class GameResult:
+    index: int
+    levels: list[str]
+    winners: list[int]
+    score_a: float  # A's share of the winners
+    commands: int
+    seconds: dict[str, list[float]]  # decision times per level
+
+
+def table_options(ruleset: Ruleset, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` cleaned; if the player count needs a switch (e.g. Kingdom Cards'
+    ``allow_two_players``), the first boolean option that admits it is turned on."""
+    cleaned = ruleset.clean_options(options)
+    low, high = ruleset.seat_range(cleaned)
+    if low <= players <= high:
+        return cleaned
+    for option in ruleset.options:
+        if option.default is False and option.name not in options:
+            trial = ruleset.clean_options({**options, option.name: True})
+            low, high = ruleset.seat_range(trial)
+            if low <= players <= high:
+                return trial
+    raise ValueError(f"{ruleset.name} cannot seat {players} players with {options}")
+
+
+def play_game(match: Match, index: int) -> GameResult:
+    """Play game ``index`` of ``match`` to its end."""
+    ruleset = get_ruleset(match.game)
+    levels = match.levels(index)
+    strategies = [get_strategy(match.game, level) for level in levels]
+    table_rng = random.Random(f"arena:{match.seed}:{index}:table")
+    bot_rngs = [random.Random(f"arena:{match.seed}:{index}:bot:{s}") for s in range(len(levels))]
+    options = table_options(ruleset, match.players, match.options)
+    state = ruleset.fold(ruleset.setup(options, match.players, table_rng))
+    seconds: dict[str, list[float]] = {level: [] for level in set(levels)}
+    commands = 0
+    budget = (
+        thinking_budget(seconds=match.seconds, playouts=match.playouts)
+        if match.seconds or match.playouts
+        else nullcontext()
+    )
+    with budget:
+        while (outcome := ruleset.outcome(state)) is None:
+            acting = sorted(ruleset.to_act(state))
+            # Several seats may act at once: the table picks one, as message order would.
+            seat = acting[0] if len(acting) == 1 else table_rng.choice(acting)
+            started = time.perf_counter()
+            command = strategies[seat](ruleset, state, seat, bot_rngs[seat])
+            seconds[levels[seat]].append(time.perf_counter() - started)
+            state = ruleset.fold(ruleset.decide(state, seat, command, table_rng), state)
+            commands += 1
+            if commands > MAX_COMMANDS:
+                raise RuntimeError(f"game {index} of {match.game} did not end")
+    winners = outcome.winners
+    share = sum(levels[s] == match.a for s in winners) / len(winners) if winners else 0.5
+    return GameResult(index, levels, winners, share, commands, seconds)
+
+
+def play_match(
+    match: Match, jobs: int = 1, on_result: Callable[[GameResult], None] | None = None
+) -> list[GameResult]:
+    """Every game of ``match``, in ``jobs`` worker processes (1: in this process)."""
+    results = []
+    for result in _results(match, jobs):
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return sorted(results, key=lambda r: r.index)
+
+
+def _results(match: Match, jobs: int) -> Iterator[GameResult]:
+    if jobs <= 1:
+        for index in range(match.games):
+            yield play_game(match, index)
+        return
+    # Spawned workers import only the engines and the bots: nothing inherited by fork.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(play_game, match, index) for index in range(match.games)]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+# ---- statistics -------------------------------------------------------------------------
+def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (ties counted as half a win)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo_difference(rate: float) -> float:
+    """Elo points by which a side scoring ``rate`` is stronger (capped at ±800)."""
+    rate = min(max(rate, 0.01), 0.99)
+    return max(-800.0, min(800.0, 400 * math.log10(rate / (1 - rate))))
+
+
+@dataclass
+class Summary:
+    match: Match
+    games: int
+    score_a: float
+    rate: float
+    low: float
+    high: float
+    by_seat: dict[int, tuple[float, int]]  # seat -> (A's score there, games)
+    elo: dict[str, tuple[float, float, float]]  # level -> (rating, low, high)
+    times: dict[str, dict[str, float]]  # level -> n, p50, p99, max (seconds)
+    commands: int
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, math.ceil(q / 100 * len(ordered)) - 1))
+    return ordered[rank]
+
+
+def summarise(match: Match, results: list[GameResult], anchor: float = 1500.0) -> Summary:
+    n = len(results)
+    score = sum(r.score_a for r in results)
+    rate = score / n if n else 0.5
+    low, high = wilson(score, n)
+    by_seat: dict[int, tuple[float, int]] = {}
+    for seat in range(match.players):
+        mine = [r for r in results if r.levels[seat] == match.a]
+        by_seat[seat] = (sum(r.score_a for r in mine), len(mine))
+    # Ratings centred on ``anchor``; the interval comes from the win rate's interval.
+    d, d_low, d_high = elo_difference(rate), elo_difference(low), elo_difference(high)
+    elo = {match.a: (anchor + d / 2, anchor + d_low / 2, anchor + d_high / 2)}
+    if match.b != match.a:
+        elo[match.b] = (anchor - d / 2, anchor - d_high / 2, anchor - d_low / 2)
+    pooled: dict[str, list[float]] = {}
+    for r in results:
+        for level, values in r.seconds.items():
+            pooled.setdefault(level, []).extend(values)
+    times = {
+        level: {
+            "n": len(values),
+            "p50": percentile(values, 50),
+            "p99": percentile(values, 99),
+            "max": max(values, default=0.0),
+        }
+        for level, values in pooled.items()
+    }
+    commands = sum(r.commands for r in results)
+    return Summary(match, n, score, rate, low, high, by_seat, elo, times, commands)

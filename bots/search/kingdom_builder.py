@@ -1,0 +1,71 @@
+"""What the search knows of Kingdom Builder.
+
+The root's candidates are the medium bot's best commands. A playout lets the medium bot
+finish the seat's turn (and, with ``TURNS_AHEAD`` = 2, play the next player's turn on a
+sampled card), then values the position: for each seat against its strongest opponent,
+its gold as if the game ended now, weighted by how far the game has gone, the location
+tiles it holds and the settlements it has left, through a logistic model fitted on 120
+medium-against-medium games (the position at each turn's start against the winner).
+Only the contract and the medium bot's public judge are used, so the expansions' new
+commands are played by the medium bot's rules for them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from bots.search.ismcts import Knowledge, Rewards
+from bots.strategies.kingdom_builder import Judge, greedy, scored_commands
+from games.rules.base import Command, Ruleset
+from games.rules.kingdom_builder.state import SETTLEMENTS_EACH
+
+ROOT_CANDIDATES = 6
+TURNS_AHEAD = 1
+# Weights of: gold lead, tiles held lead, settlements left lead, gold lead x progress.
+WEIGHTS = (-0.015, 0.4395, 0.0532, 0.2907)
+
+
+def candidates(
+    ruleset: Ruleset, world: Any, seat: int, legal: list[Command], rng: random.Random
+) -> list[Command]:
+    """The medium bot's choice first, then its next best commands."""
+    scored = scored_commands(ruleset, world, seat)
+    favourite = greedy(ruleset, world, seat, rng)
+    ranked = sorted(scored, key=lambda pair: pair[0], reverse=True)
+    ordered = [favourite] + [c for _, c in ranked if c != favourite]
+    return ordered[:ROOT_CANDIDATES]
+
+
+def value(world: Any, players: int) -> Rewards:
+    gold = [Judge(world, s).base for s in range(players)]
+    tiles = [len(world.held[s]) for s in range(players)]
+    left = list(world.supply)
+    progress = 1 - min(left) / SETTLEMENTS_EACH
+    rewards = []
+    for s in range(players):
+        o = max((x for x in range(players) if x != s), key=lambda x: gold[x])
+        lead = gold[s] - gold[o]
+        features = (lead, tiles[s] - tiles[o], left[s] - left[o], lead * progress)
+        z = sum(w * f for w, f in zip(WEIGHTS, features, strict=True))
+        rewards.append(1.0 / (1.0 + math.exp(-z)))
+    return rewards
+
+
+def playout(ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.Random) -> Rewards:
+    """The medium bot plays on until ``TURNS_AHEAD`` more turns have started; then the
+    model values the position."""
+    last = sum(world.turns) + TURNS_AHEAD
+    while ruleset.outcome(world) is None and sum(world.turns) < last:
+        (actor,) = ruleset.to_act(world)
+        for event in ruleset.decide(world, actor, greedy(ruleset, world, actor, rng), rng):
+            world = ruleset.evolve(world, event)
+    outcome = ruleset.outcome(world)
+    if outcome is not None:
+        winners = outcome.winners
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
+    return value(world, players)
+
+
+KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True)

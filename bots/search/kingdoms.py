@@ -1,0 +1,66 @@
+"""What the search knows of Kingdoms: the medium bot's ranking of the root's commands, and
+a fast playout of the rest of the epoch (``kingdoms_epoch``).
+
+At the epoch's end the unscored lines are scored with the engine's own ``score_lines``; a
+seat's worth is its gold plus the keep value of the rank 2-4 castles it holds for later
+epochs, and its reward is the logistic of its lead over the best other seat, on the
+scale fitted on medium-against-medium games (``LEAD_SCALE``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from bots.search.ismcts import Knowledge, Rewards
+from bots.search.kingdoms_epoch import Epoch
+from bots.strategies.kingdoms import CASTLE_KEEP_VALUE, command_values
+from games.rules.base import Command, Ruleset
+from games.rules.kingdoms.scoring import score_lines
+
+ROOT_CANDIDATES = 16
+# Gold per unit of logit of the winning chance, by epochs still to come: fitted on 300
+# medium-against-medium games (a lead after epoch 1 or 2 against the winner); the last
+# epoch's end decides, so its scale only smooths ties.
+LEAD_SCALE = {0: 2.0, 1: 7.6, 2: 24.0}
+
+
+def candidates(
+    ruleset: Ruleset, world: Any, seat: int, legal: list[Command], rng: random.Random
+) -> list[Command]:
+    """The medium bot's best commands first (it reads only the seat's view)."""
+    ranked = sorted(
+        command_values(ruleset, world, seat), key=lambda pair: (pair[0], rng.random()), reverse=True
+    )
+    return [command for _, command in ranked[:ROOT_CANDIDATES]]
+
+
+def epochs_after(world: Any) -> int:
+    return 0 if world.options["last_castle"] else max(0, 3 - world.epoch)
+
+
+def playout(ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.Random) -> Rewards:
+    """The rest of the epoch as the medium bot would play it, then each seat's reward."""
+    later = epochs_after(world)
+    epoch = Epoch(world)
+    epoch.play_out(rng, later)
+    unscored = [n for n, gains in enumerate(world.line_gains) if gains is None]
+    gold = list(world.gold)
+    for gains in score_lines(epoch.pieces, unscored):
+        for s, g in gains.items():
+            gold[s] += g
+    worth = [
+        gold[s]
+        + CASTLE_KEEP_VALUE * later * sum(r * n for r, n in enumerate(epoch.castles[s], 1) if r > 1)
+        for s in range(players)
+    ]
+    scale = LEAD_SCALE[min(later, 2)]
+    rewards = []
+    for s in range(players):
+        lead = worth[s] - max(worth[o] for o in range(players) if o != s)
+        rewards.append(1.0 / (1.0 + math.exp(-lead / scale)))
+    return rewards
+
+
+KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True)

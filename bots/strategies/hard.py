@@ -1,0 +1,34 @@
+"""The ``hard`` level of every game: SO-ISMCTS (``bots.search``) within the thinking
+budget of the call (``bots.search.budget.thinking_budget``), helped by each game's own
+knowledge where it has some. It works for any ruleset with ``determinize``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bots.search import kingdom_builder, kingdom_cards, kingdoms, pimc
+from bots.search.budget import current_budget
+from bots.search.ismcts import Knowledge, search
+from bots.strategies import Strategy, register
+from games.rules.base import Command, Ruleset
+
+KNOWLEDGE: dict[str, Knowledge] = {
+    "kingdoms": kingdoms.KNOWLEDGE,
+    "kingdom-builder": kingdom_builder.KNOWLEDGE,
+    "kingdom-cards": kingdom_cards.KNOWLEDGE,
+}
+
+
+def searching(knowledge: Knowledge) -> Strategy:
+    def hard(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
+        """Hard: information-set MCTS on worlds sampled from this seat's view."""
+        if knowledge.paired:
+            return pimc.decide(ruleset, state, seat, rng, current_budget(), knowledge).command
+        return search(ruleset, state, seat, rng, current_budget(), knowledge).command
+
+    return hard
+
+
+for _game in ("kingdoms", "kingdom-builder", "kingdom-cards"):
+    register(_game, "hard", searching(KNOWLEDGE.get(_game, Knowledge())))

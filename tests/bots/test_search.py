@@ -1,0 +1,156 @@
+"""The search bots: they decide from their own view only, within their budget."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bots.search import pimc
+from bots.search.budget import Budget, current_budget, thinking_budget
+from bots.search.hidden import canonical_world
+from bots.search.ismcts import Knowledge, search
+from bots.strategies import get_strategy, random_legal
+from bots.strategies.hard import KNOWLEDGE
+from games.rules import get_ruleset
+
+GAMES = {
+    "kingdoms": ({}, 2),
+    "kingdom-builder": ({"terrain_draw": "hand"}, 2),
+    "kingdom-cards": ({"allow_two_players": True}, 2),
+}
+
+
+def midgame(game: str, seed: int, moves: int):
+    """A position after ``moves`` random commands, and a seat that may act there."""
+    options, players = GAMES[game]
+    ruleset = get_ruleset(game)
+    rng = random.Random(seed)
+    state = ruleset.fold(ruleset.setup(options, players, rng))
+    for _ in range(moves):
+        if ruleset.outcome(state) is not None:
+            break
+        seat = rng.choice(sorted(ruleset.to_act(state)))
+        state = ruleset.fold(
+            ruleset.decide(state, seat, random_legal(ruleset, state, seat, rng), rng), state
+        )
+    seats = sorted(ruleset.to_act(state))
+    return ruleset, state, (seats[0] if seats else None)
+
+
+def other_worlds(ruleset, state, seat):
+    """Two states that differ only in what ``seat`` cannot see."""
+    one = ruleset.determinize(state, seat, random.Random(1))
+    two = ruleset.determinize(state, seat, random.Random(2))
+    assert ruleset.view(one, seat) == ruleset.view(two, seat)
+    assert ruleset.dump(one) != ruleset.dump(two)  # the secrets did change
+    return one, two
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_canonical_world_forgets_the_other_seats_secrets(game):
+    for seed in range(3):
+        ruleset, state, seat = midgame(game, seed, moves=6 + 5 * seed)
+        one, two = other_worlds(ruleset, state, seat)
+        assert ruleset.dump(canonical_world(ruleset, one, seat)) == ruleset.dump(
+            canonical_world(ruleset, two, seat)
+        )
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_hard_bot_decides_from_its_own_view_only(game):
+    hard = get_strategy(game, "hard")
+    with thinking_budget(seconds=None, playouts=30):
+        for seed in range(4):
+            ruleset, state, seat = midgame(game, seed, moves=3 + 9 * seed)
+            one, two = other_worlds(ruleset, state, seat)
+            assert hard(ruleset, one, seat, random.Random(7)) == hard(
+                ruleset, two, seat, random.Random(7)
+            )
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_tree_search_decides_from_its_own_view_only(game):
+    for seed in range(2):
+        ruleset, state, seat = midgame(game, seed, moves=5 + 7 * seed)
+        one, two = other_worlds(ruleset, state, seat)
+        budget = Budget(seconds=None, playouts=25)
+        first = search(ruleset, one, seat, random.Random(3), budget)
+        second = search(ruleset, two, seat, random.Random(3), budget)
+        assert first.command == second.command and first.visits == second.visits
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_search_spends_exactly_its_playouts(game):
+    moves = 2
+    ruleset, state, seat = midgame(game, 4, moves)
+    while len(ruleset.legal_commands(state, seat)) < 3:  # a real choice
+        moves += 1
+        ruleset, state, seat = midgame(game, 4, moves)
+    budget = Budget(seconds=None, playouts=40)
+    tree = search(ruleset, state, seat, random.Random(0), budget)
+    assert tree.playouts == 40 and sum(tree.visits.values()) == 40
+    paired = pimc.decide(ruleset, state, seat, random.Random(0), budget, KNOWLEDGE[game])
+    assert 0 < paired.playouts <= 40
+    assert sum(paired.visits.values()) <= paired.playouts
+    assert paired.command in ruleset.legal_commands(state, seat)
+
+
+def test_a_single_legal_command_needs_no_playout():
+    ruleset = get_ruleset("kingdoms")
+    state = ruleset.fold(ruleset.setup({}, 2, random.Random(0)))
+    seat = state.turn
+    state = ruleset.fold(
+        ruleset.decide(state, seat, {"type": "draw_tile"}, random.Random(0)), state
+    )
+    state.grid = ["+1a"] * 29 + [None]  # one empty space left for the drawn tile
+    (only,) = ruleset.legal_commands(state, seat)
+    decision = pimc.decide(
+        ruleset, state, seat, random.Random(0), Budget(playouts=50), KNOWLEDGE["kingdoms"]
+    )
+    assert decision.command == only and decision.playouts == 0
+
+
+def test_the_favourite_stands_when_the_playouts_cannot_tell_the_candidates_apart():
+    ruleset, state, seat = midgame("kingdoms", 5, moves=4)
+    legal = ruleset.legal_commands(state, seat)
+    favourite = legal[len(legal) // 2]
+
+    def candidates(ruleset, world, seat, legal, rng):
+        return [favourite] + [c for c in legal if c != favourite][:5]
+
+    def coin(ruleset, world, seat, players, rng):
+        won = rng.random() < 0.5
+        return [1.0 if won == (s == seat) else 0.0 for s in range(players)]
+
+    knowledge = Knowledge(candidates=candidates, playout=coin, paired=True)
+    decision = pimc.decide(
+        ruleset, state, seat, random.Random(1), Budget(seconds=None, playouts=300), knowledge
+    )
+    assert decision.command == favourite
+
+
+def test_the_thinking_budget_is_scoped_to_its_block():
+    outside = current_budget()
+    with thinking_budget(seconds=0.2, playouts=9) as budget:
+        assert current_budget() == budget == Budget(seconds=0.2, playouts=9)
+        with thinking_budget(seconds=None, playouts=3):
+            assert current_budget().playouts == 3
+        assert current_budget() == budget
+    assert current_budget() == outside
+
+
+def test_a_budget_needs_a_limit():
+    with pytest.raises(ValueError):
+        Budget(seconds=None, playouts=None)
+    with pytest.raises(ValueError):
+        Budget(seconds=0)
+
+
+def test_a_clock_counts_playouts_against_the_budget():
+    clock = Budget(seconds=None, playouts=3).clock()
+    spent = 0
+    while clock.left():
+        clock.spend()
+        spent += 1
+    assert spent == 3 and clock.remaining_playouts() == 0
