@@ -15,7 +15,7 @@ from games import clocks, selectors, services
 from games.errors import ServiceError
 from games.exports import audit, export_game, verify_export
 from games.models import Game, GameEvent
-from tests.conftest import ON_POSTGRES
+from tests.conftest import ON_POSTGRES, needs_postgres
 from tests.games.helpers import humans_table, play_out, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -359,9 +359,10 @@ def test_a_timeout_recorded_before_the_clock_ran_out_fails_reexecution(players, 
     assert f"event {forged['seq']} refused" in " ".join(verdict.problems)
 
 
+# The sweeper thread writes from another connection, which pytest's in-memory SQLite
+# database refuses; tests/bots/test_clocks_sqlite.py covers SQLite with a real file.
+@needs_postgres
 def test_the_embedded_sweeper_thread_records_the_timeout(players, settings, clock):
-    if not ON_POSTGRES:
-        pytest.skip("the sweeper thread writes from another connection (PostgreSQL)")
     import time
 
     from bots import dispatch
