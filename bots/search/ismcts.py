@@ -222,47 +222,22 @@ def random_playout(
     ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.Random
 ) -> Rewards:
     """Uniformly random commands, from a random acting seat, to the game's end."""
-    return policy_playout(_random_command)(ruleset, world, seat, players, rng)
-
-
-def _random_command(ruleset: Ruleset, world: Any, seat: int, rng: random.Random) -> Command:
-    return rng.choice(ruleset.legal_commands(world, seat))
-
-
-Policy = Callable[[Ruleset, Any, int, random.Random], Command]
-Stop = Callable[[Ruleset, Any], bool]
-Value = Callable[[Ruleset, Any, int, int], Rewards]
-
-
-def policy_playout(policy: Policy, stop: Stop | None = None, value: Value | None = None) -> Playout:
-    """A playout in which every seat follows ``policy`` until the game ends or ``stop``
-    says so; then ``value`` estimates the rewards (a draw without one)."""
-
-    def playout(
-        ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.Random
-    ) -> Rewards:
-        apply = getattr(ruleset, "apply", None)
-        for _ in range(PLAYOUT_LIMIT):
-            rewards = outcome_rewards(ruleset, world, players)
-            if rewards is not None:
-                return rewards
-            if stop is not None and stop(ruleset, world):
-                break
-            acting = sorted(ruleset.to_act(world))
-            if not acting:
-                break
-            actor = acting[0] if len(acting) == 1 else rng.choice(acting)
-            command = policy(ruleset, world, actor, rng)
-            if apply is not None:
-                apply(world, actor, command, rng)
-            else:
-                for event in ruleset.decide(world, actor, command, rng):
-                    world = ruleset.evolve(world, event)
-        if value is not None:
-            return value(ruleset, world, seat, players)
-        return [1.0 / players] * players
-
-    return playout
+    apply = getattr(ruleset, "apply", None)
+    for _ in range(PLAYOUT_LIMIT):
+        rewards = outcome_rewards(ruleset, world, players)
+        if rewards is not None:
+            return rewards
+        acting = sorted(ruleset.to_act(world))
+        if not acting:
+            break
+        actor = acting[0] if len(acting) == 1 else rng.choice(acting)
+        command = rng.choice(ruleset.legal_commands(world, actor))
+        if apply is not None:
+            apply(world, actor, command, rng)
+        else:
+            for event in ruleset.decide(world, actor, command, rng):
+                world = ruleset.evolve(world, event)
+    return [1.0 / players] * players
 
 
 def search(

@@ -1,9 +1,12 @@
 """What the search knows of Kingdoms: the medium bot's ranking of the root's commands, and
-a fast playout of the rest of the epoch (``kingdoms_epoch``).
+a fast playout (``kingdoms_epoch``) in which every seat plays as the medium bot would.
 
-At the epoch's end the unscored lines are scored with the engine's own ``score_lines``; a
-seat's worth is its gold plus the keep value of the rank 2-4 castles it holds for later
-epochs, and its reward is the logistic of its lead over the best other seat, on the
+A playout plays ``PLAYOUT_TURNS`` turns on (full playouts to the epoch's end proved too
+noisy to tell good moves apart: one tile changes every later choice), then values each
+seat by its gold plus the expected gain of the lines as they stand (the medium bot's
+expected bases times the seat's ranks), or, when the epoch ended within those turns, the
+engine's own ``score_lines``; plus the keep value of the rank 2-4 castles it holds for
+later epochs. Its reward is the logistic of its lead over the best other seat, on the
 scale fitted on medium-against-medium games (``LEAD_SCALE``).
 """
 
@@ -20,6 +23,7 @@ from games.rules.base import Command, Ruleset
 from games.rules.kingdoms.scoring import score_lines
 
 ROOT_CANDIDATES = 16
+PLAYOUT_TURNS: int | None = 3  # turns played before the expected value stands in
 # Gold per unit of logit of the winning chance, by epochs still to come: fitted on 300
 # medium-against-medium games (a lead after epoch 1 or 2 against the winner); the last
 # epoch's end decides, so its scale only smooths ties.
@@ -44,12 +48,14 @@ def playout(ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.R
     """The rest of the epoch as the medium bot would play it, then each seat's reward."""
     later = epochs_after(world)
     epoch = Epoch(world)
-    epoch.play_out(rng, later)
+    gold: list[float] = list(world.gold)
     unscored = [n for n, gains in enumerate(world.line_gains) if gains is None]
-    gold = list(world.gold)
-    for gains in score_lines(epoch.pieces, unscored):
-        for s, g in gains.items():
-            gold[s] += g
+    if epoch.play_out(rng, later, PLAYOUT_TURNS):
+        for gains in score_lines(epoch.pieces, unscored):
+            for s, g in gains.items():
+                gold[s] += g
+    else:
+        gold = [g + e for g, e in zip(gold, epoch.expected_gains(unscored), strict=True)]
     worth = [
         gold[s]
         + CASTLE_KEEP_VALUE * later * sum(r * n for r, n in enumerate(epoch.castles[s], 1) if r > 1)

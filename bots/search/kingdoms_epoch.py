@@ -302,10 +302,14 @@ class Epoch:
     def can_act(self, seat: int) -> bool:
         return bool(self.supply) or self.starting[seat] is not None or any(self.castles[seat])
 
-    def play_out(self, rng: random.Random, later: int) -> None:
+    def play_out(self, rng: random.Random, later: int, turns: int | None = None) -> bool:
+        """Play to the epoch's end, or for ``turns`` turns; True if the epoch ended."""
+        played = 0
         while None in self.pieces:
             if not any(self.can_act(s) for s in range(self.players)):
-                return
+                return True
+            if turns is not None and played >= turns and self.drawn is None:
+                return False
             seat = self.turn
             if self.drawn is None and not self.can_act(seat):
                 self.turn = (seat + 1) % self.players
@@ -313,3 +317,18 @@ class Epoch:
             self.play_turn(rng, later)
             if self.drawn is None:
                 self.turn = (seat + 1) % self.players
+                played += 1
+        return True
+
+    def expected_gains(self, lines: list[int]) -> list[float]:
+        """Each seat's expected gain from these lines as they stand: every part's expected
+        base (empty spaces at the mean unseen tile) times the seat's ranks there."""
+        self.survey(self.turn, random.Random(0))  # sets the fills
+        gains = [0.0] * self.players
+        for n in lines:
+            for empty, base, _, ranks, _, dragon, mult in self._parts(LINE_CELLS[n], True):
+                f = self.fill_down if dragon else self.fill
+                est = (base + len(empty) * f) * mult
+                for s, rank in enumerate(ranks):
+                    gains[s] += est * rank
+        return gains

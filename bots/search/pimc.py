@@ -8,7 +8,7 @@ say more than their separate results would. Successive rejection drops, at round
 16, ..., every candidate whose mean lags the leader's by more than ``REJECT_Z`` standard
 errors of the paired difference. At the end the leader is chosen only if it beats the
 prior's favourite (the first candidate, e.g. the medium bot's choice) clearly; otherwise
-the favourite stands, so noise never makes the search worse than its prior.
+the favourite stands, so that noise alone rarely overturns the prior.
 """
 
 from __future__ import annotations

@@ -1,6 +1,13 @@
-"""The ``hard`` level of every game: SO-ISMCTS (``bots.search``) within the thinking
-budget of the call (``bots.search.budget.thinking_budget``), helped by each game's own
-knowledge where it has some. It works for any ruleset with ``determinize``."""
+"""The ``hard`` level of every game: Monte Carlo search on worlds sampled from the seat's
+own view (``bots.search``), within the thinking budget of the call
+(``bots.search.budget.thinking_budget``).
+
+The three games bring their own knowledge (``bots.search.<game>``): the medium bot's
+ranking of the root's commands and a fast playout valued by a model fitted on
+medium-against-medium games; their root is searched by paired determinized Monte Carlo
+(``pimc``). Any other ruleset with ``determinize`` gets SO-ISMCTS (``ismcts``) with random
+playouts to the game's end.
+"""
 
 from __future__ import annotations
 
