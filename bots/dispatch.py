@@ -30,26 +30,43 @@ from games.models import Game
 
 log = logging.getLogger(__name__)
 Job = tuple[str, int, int]
+# Seconds past the table's thinking time before Celery interrupts a bot turn (soft) or
+# kills the worker process (hard).
+SOFT_LIMIT_SLACK = 5.0
+HARD_LIMIT_SLACK = 15.0
 
 
-def _jobs_for(game_id: uuid.UUID | str) -> list[Job]:
+def _game(game_id: uuid.UUID | str) -> Game | None:
     try:
-        game = Game.objects.get(pk=game_id)
+        return Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
-        return []
+        return None
+
+
+def _jobs_for(game: Game) -> list[Job]:
     return [(str(game.id), seat, game.head_seq) for seat, _ in turns.bot_seats_to_act(game)]
+
+
+def task_time_limits(game: Game) -> dict[str, float]:
+    """Celery's limits for one bot turn: the search stops itself at the table's thinking
+    time, so the soft limit only catches a runaway move (the turn then falls back to the
+    medium bot), and the hard limit a stuck worker."""
+    think = game.think_seconds
+    return {"soft_time_limit": think + SOFT_LIMIT_SLACK, "time_limit": think + HARD_LIMIT_SLACK}
 
 
 def schedule_bot_turns(game_id: uuid.UUID | str) -> None:
     runner = settings.BOT_RUNNER
-    jobs = _jobs_for(game_id)
+    game = _game(game_id)
+    jobs = _jobs_for(game) if game else []
     if not jobs:
         return
     if runner == "celery":
         from bots.tasks import take_turn
 
+        limits = task_time_limits(game)
         for job in jobs:
-            take_turn.apply_async(args=job, queue=settings.BOT_QUEUE)
+            take_turn.apply_async(args=job, queue=settings.BOT_QUEUE, **limits)
     elif runner == "thread":
         _worker().put_all(jobs)
     elif runner == "inline":

@@ -35,6 +35,9 @@ class Game(models.Model):
     outcome = models.JSONField(null=True, blank=True)
     # A table setting of the service (see games/clocks.py): {"kind": "none"} by default.
     time_control = models.JSONField(default=dict, blank=True)
+    # A table setting of the service: seconds a search bot (``hard``) may think per move;
+    # empty means the server's BOT_THINK_SECONDS.
+    bot_think_seconds = models.FloatField(null=True, blank=True)
     # When the first running clock runs out (a cache of the log's clock state, kept under
     # the game's lock): the clock sweep looks only at games whose deadline has passed.
     clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -49,6 +52,11 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABORTED}
+
+    @property
+    def think_seconds(self) -> float:
+        """A search bot's thinking time per move here: the table's, else the server's."""
+        return self.bot_think_seconds or settings.BOT_THINK_SECONDS
 
     @property
     def revealed_seed(self) -> str | None:

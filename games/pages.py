@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import selectors
 from games.errors import NotFound
 from games.rules import all_rulesets, get_ruleset
+from games.services import BOT_THINK_SECONDS_RANGE
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -15,7 +17,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         {"key": r.key, "name": r.name, "min": r.min_players, "max": r.max_players}
         for r in all_rulesets()
     ]
-    return render(request, "games/lobby.html", {"rulesets": rulesets})
+    low, high = BOT_THINK_SECONDS_RANGE
+    think = {"min": low, "max": high, "default": settings.BOT_THINK_SECONDS}
+    return render(request, "games/lobby.html", {"rulesets": rulesets, "think": think})
 
 
 def table(request: HttpRequest, game_id: str) -> HttpResponse:

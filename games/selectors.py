@@ -176,6 +176,7 @@ def table_summary(game: Game) -> dict[str, Any]:
         "outcome": game.outcome,
         "time_control": game.time_control or {"kind": clocks.NONE},
         "seat_range": list(rules.seat_range(game.options)),
+        "bot_think_seconds": game.think_seconds,
     }
 
 

@@ -105,6 +105,8 @@ else:
 BOT_RUNNER = os.environ.get("BOT_RUNNER", "celery" if REDIS_URL else "thread")
 # Pause before an in-process bot move so people can follow the game (seconds).
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))
+# A search bot's (``hard``) thinking time per move, for tables that set none (seconds).
+BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
 # How often the clock sweep records timeouts (seconds): Celery beat with BOT_RUNNER
 # "celery", the embedded sweeper thread with "thread" (see bots/dispatch.py).

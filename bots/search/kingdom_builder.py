@@ -1,13 +1,15 @@
 """What the search knows of Kingdom Builder.
 
-The root's candidates are the medium bot's best commands. A playout lets the medium bot
-finish the seat's turn (and, with ``TURNS_AHEAD`` = 2, play the next player's turn on a
-sampled card), then values the position: for each seat against its strongest opponent,
-its gold as if the game ended now, weighted by how far the game has gone, the location
-tiles it holds and the settlements it has left, through a logistic model fitted on 120
-medium-against-medium games (the position at each turn's start against the winner).
-Only the contract and the medium bot's public judge are used, so the expansions' new
-commands are played by the medium bot's rules for them.
+The root's candidates are the medium bot's best commands (its choice first). A playout
+lets the medium bot finish the seat's turn (``TURNS_AHEAD`` turns: 1 ends the playout
+when the next turn starts), then values the position: for each seat against its
+strongest opponent, its gold as if the game ended now, weighted by how far the game has
+gone, the location tiles it holds and the settlements it has left, through a logistic
+model fitted on 120 medium-against-medium games (the position at each turn's start
+against the winner). The search so plans a whole turn (three settlements and the tiles)
+where the medium bot takes one settlement at a time. Only the ruleset contract and the
+medium bot's judge of public facts are used, so the expansions' commands are played by
+the medium bot's rules for them.
 """
 
 from __future__ import annotations

@@ -20,6 +20,13 @@ class TableCreateSerializer(serializers.Serializer):
         '"increment_seconds": 5} | {"kind": "turn", "hours": 24}',
     )
 
+    bot_think_seconds = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="seconds a hard bot may think per move (0.1 to 10; empty: the server's default)",
+    )
+
 
 class BotAddSerializer(serializers.Serializer):
     level = serializers.ChoiceField(choices=BOT_LEVELS, default="medium")

@@ -33,10 +33,17 @@ from games.services.moderation import (
 )
 from games.services.play import game_expel, game_resign, game_skip, game_submit
 from games.services.timing import clock_sweep, game_timeouts
-from games.services.writing import BOT_LEVELS, TAKEOVER_LEVEL, Submitted, seat_of
+from games.services.writing import (
+    BOT_LEVELS,
+    BOT_THINK_SECONDS_RANGE,
+    TAKEOVER_LEVEL,
+    Submitted,
+    seat_of,
+)
 
 __all__ = [
     "BOT_LEVELS",
+    "BOT_THINK_SECONDS_RANGE",
     "TAKEOVER_LEVEL",
     "Submitted",
     "ban_account",

@@ -19,6 +19,7 @@ from games.rules import get_ruleset
 from games.rules.base import IllegalCommand
 from games.services.writing import (
     BOT_LEVELS,
+    BOT_THINK_SECONDS_RANGE,
     after_commit,
     keep_clock_deadline,
     locked,
@@ -45,8 +46,10 @@ def table_create(
     options: dict[str, Any] | None = None,
     join: bool = True,
     time_control: dict[str, Any] | None = None,
+    bot_think_seconds: float | None = None,
 ) -> Game:
     rules = ruleset_named(ruleset)
+    think = _clean_think_seconds(bot_think_seconds)
     if not isinstance(options, dict | type(None)):
         raise ServiceError("bad_option", "Options must be a JSON object.")
     try:
@@ -67,11 +70,26 @@ def table_create(
         seed_commitment=seed_commitment(seed),
         created_by=user,
         time_control=control,
+        bot_think_seconds=think,
     )
     if join:
         Seat.objects.create(game=game, user=user, joined_order=0)
     after_commit(game, lobby=True)
     return game
+
+
+def _clean_think_seconds(value: Any) -> float | None:
+    """A table's thinking time for search bots: None (the server's default) or seconds
+    within BOT_THINK_SECONDS_RANGE."""
+    if value is None:
+        return None
+    low, high = BOT_THINK_SECONDS_RANGE
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ServiceError(
+            "bad_bot_think_seconds",
+            f"A bot's thinking time is a number of seconds from {low:g} to {high:g}.",
+        )
+    return float(value)
 
 
 def _next_order(game: Game) -> int:

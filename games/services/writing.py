@@ -23,6 +23,9 @@ BOT_LEVELS = ("easy", "medium", "hard")
 # The level of the bot that takes over a seat whose player left (resigned, was expelled
 # or kicked) and that plays a skipped turn.
 TAKEOVER_LEVEL = "medium"
+# What a table may set as a search bot's thinking time per move (seconds): below 0.1 the
+# search is no better than the medium bot; above 10 a game with bots drags.
+BOT_THINK_SECONDS_RANGE = (0.1, 10.0)
 _DEPARTURE_FLAGS = {
     tables.SEAT_RESIGNED: "resigned",
     tables.SEAT_EXPELLED: "expelled",

@@ -209,7 +209,7 @@ function tableCard(table) {
     h(
       "p",
       { class: "muted small-text" },
-      [`Host ${table.host || "—"}`, `${table.seats.length}/${table.seats_wanted} seats`, optionSummary(table), timeControlText(table.time_control)].filter(Boolean).join(" · "),
+      [`Host ${table.host || "—"}`, `${table.seats.length}/${table.seats_wanted} seats`, optionSummary(table), timeControlText(table.time_control), hardBotsText(table)].filter(Boolean).join(" · "),
     ),
     h("ul", { class: "seat-list" }, table.seats.map((seat) => seatLine(table, seat, isHost))),
     table.outcome && table.status === "finished" ? h("p", { class: "small-text" }, winnersLine(table)) : null,
@@ -338,6 +338,10 @@ let timeControls = null;
 const TIME_WORDS = { none: "No clocks (friendly)", realtime: "Real time: a bank of minutes plus an increment", turn: "Turn based: hours per move" };
 const FIELD_WORDS = { minutes: "Minutes each", increment_seconds: "Seconds added per move", hours: "Hours per move" };
 
+function hardBotsText(table) {
+  return table.seats.some((seat) => seat.bot === "hard") ? `hard bots think ${table.bot_think_seconds} s` : "";
+}
+
 function renderTimeControl() {
   const box = document.getElementById("create-time");
   if (!box || !timeControls) return;
@@ -394,6 +398,8 @@ async function createTable(ev) {
     const body = { ruleset: rules.key, seats, options, join: createForm.join.checked };
     const timeControl = readTimeControl();
     if (timeControl) body.time_control = timeControl;
+    const think = parseFloat(createForm.bot_think_seconds?.value);
+    if (Number.isFinite(think)) body.bot_think_seconds = think;
     let table = await post("/api/tables/", body);
     tables.set(table.id, table);
     for (let i = 0; i < bots; i++) {

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from celery.exceptions import SoftTimeLimitExceeded
 
-from bots import turns
+from bots import dispatch, turns
 from bots.dispatch import _inline
+from bots.search.budget import current_budget
+from bots.strategies import get_strategy
 from games import services
 from games.models import Game, GameEvent
 from tests.games.helpers import table_with_bots
@@ -78,3 +81,78 @@ def test_all_bot_game_ends_inline_without_recursion(make_user, ruleset):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert not _inline.running and not _inline.pending
+
+
+def hard_table(user, seconds: float | None) -> Game:
+    game = services.table_create(
+        user=user, ruleset="kingdoms", seats=2, join=False, bot_think_seconds=seconds
+    )
+    for _ in range(2):
+        services.bot_add(game_id=game.id, user=user, level="hard")
+    services.game_start(game_id=game.id, user=user)
+    game.refresh_from_db()
+    return game
+
+
+def test_the_table_s_thinking_time_is_the_search_budget(make_user, settings, monkeypatch):
+    settings.BOT_RUNNER = "none"
+    seen = []
+
+    def spy(ruleset, state, seat, rng):
+        seen.append(current_budget().seconds)
+        return ruleset.legal_commands(state, seat)[0]
+
+    monkeypatch.setattr(turns, "get_strategy", lambda key, level: spy)
+    user = make_user()
+    for seconds, expected in ((0.3, 0.3), (None, settings.BOT_THINK_SECONDS)):
+        game = hard_table(user, seconds)
+        ((seat, _level),) = turns.bot_seats_to_act(game)
+        assert turns.take_turn(game.id, seat, game.head_seq) is True
+        assert seen[-1] == expected
+
+
+def test_a_turn_past_the_soft_time_limit_is_played_by_the_medium_bot(
+    make_user, settings, monkeypatch
+):
+    settings.BOT_RUNNER = "none"
+    levels = []
+
+    def strategy_for(key, level):
+        levels.append(level)
+        real = get_strategy(key, "medium")
+
+        def play(ruleset, state, seat, rng):
+            if level == "hard":
+                raise SoftTimeLimitExceeded()
+            return real(ruleset, state, seat, rng)
+
+        return play
+
+    monkeypatch.setattr(turns, "get_strategy", strategy_for)
+    game = hard_table(make_user(), 0.2)
+    head = game.head_seq
+    ((seat, _level),) = turns.bot_seats_to_act(game)
+    assert turns.take_turn(game.id, seat, head) is True
+    assert levels == ["hard", "medium"]
+    game.refresh_from_db()
+    assert game.head_seq > head
+
+
+def test_celery_limits_follow_the_table_s_thinking_time(make_user, settings, monkeypatch):
+    settings.BOT_RUNNER = "none"
+    game = hard_table(make_user(), 2.0)
+    limits = dispatch.task_time_limits(game)
+    assert limits == {
+        "soft_time_limit": 2.0 + dispatch.SOFT_LIMIT_SLACK,
+        "time_limit": 2.0 + dispatch.HARD_LIMIT_SLACK,
+    }
+    sent = []
+    from bots import tasks
+
+    monkeypatch.setattr(tasks.take_turn, "apply_async", lambda **kw: sent.append(kw))
+    settings.BOT_RUNNER = "celery"
+    dispatch.schedule_bot_turns(game.id)
+    ((seat, _level),) = turns.bot_seats_to_act(game)
+    assert sent == [
+        {"args": (str(game.id), seat, game.head_seq), "queue": settings.BOT_QUEUE, **limits}
+    ]

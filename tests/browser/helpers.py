@@ -19,6 +19,7 @@ def create_table(
     level: str = "easy",
     options: dict[str, bool] | None = None,
     time_control: dict[str, Any] | None = None,
+    think_seconds: float | None = None,
 ) -> str:
     """Fill the lobby's create form; returns the new table's id (from its card)."""
     page.goto("/")
@@ -28,6 +29,8 @@ def create_table(
     page.select_option("#create-bot-level", level)
     for name, checked in (options or {}).items():
         page.locator(f"#opt-{name}").set_checked(checked)
+    if think_seconds is not None:
+        page.fill("#create-bot-think", str(think_seconds))
     if time_control:
         page.select_option("#time-kind", time_control["kind"])
         for name, value in time_control.items():

@@ -185,3 +185,31 @@ def test_openapi_schema_and_docs_page():
     assert schema.status_code == 200
     assert b"/api/tables/{game_id}/commands/" in schema.content
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_a_table_sets_its_bots_thinking_time(api, settings):
+    client = api("ana")
+    default = client.post("/api/tables/", {"ruleset": "kingdoms", "seats": 2}, format="json")
+    assert default.json()["bot_think_seconds"] == settings.BOT_THINK_SECONDS
+    quick = client.post(
+        "/api/tables/",
+        {"ruleset": "kingdoms", "seats": 2, "bot_think_seconds": 0.25},
+        format="json",
+    )
+    assert quick.status_code == 201
+    assert quick.json()["bot_think_seconds"] == 0.25
+    assert Game.objects.get(pk=quick.json()["id"]).bot_think_seconds == 0.25
+
+
+@pytest.mark.parametrize("seconds", [0, 0.05, 11, "soon", [1]])
+def test_a_thinking_time_out_of_range_is_refused(api, seconds):
+    client = api("ana")
+    before = Game.objects.count()
+    response = client.post(
+        "/api/tables/",
+        {"ruleset": "kingdoms", "seats": 2, "bot_think_seconds": seconds},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert {"code", "message"} <= set(response.json())
+    assert Game.objects.count() == before

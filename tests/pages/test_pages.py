@@ -35,6 +35,7 @@ def test_lobby_shows_the_create_form_and_log_out_to_a_logged_in_user(client, ana
     assert 'id="create-form"' in body
     assert 'action="/accounts/logout/"' in body and "csrfmiddlewaretoken" in body
     assert reverse("profile", args=["ana"]) in body
+    assert 'id="create-bot-think"' in body and 'min="0.1"' in body and 'max="10.0"' in body
 
 
 def test_lobby_sets_the_csrf_cookie_the_scripts_send_back(client):

@@ -105,9 +105,10 @@ def report(summary: Summary) -> str:
     budget = f"{m.seconds:g} s" if m.seconds else ""
     if m.playouts:
         budget = f"{budget} / {m.playouts} playouts".strip(" /")
+    searching = "hard" in (m.a, m.b)
     lines = [
         f"{m.game}: {m.a} v {m.b}, {summary.games} games of {m.players} players, "
-        f"seed {m.seed}, search budget {budget}",
+        f"seed {m.seed}" + (f", search budget {budget}" if searching else ""),
         f"{m.a} win rate {summary.rate:.1%}  95% CI [{summary.low:.1%}, {summary.high:.1%}]"
         f"  ({summary.score_a:g} of {summary.games}, ties count half)",
     ]
