@@ -1,0 +1,128 @@
+// Kingdom Builder: the 20×20 hex board (pointy-top, odd rows shifted right half a hex) with
+// terrain, castles, locations and their tiles left, nomad spaces, stone walls, settlements,
+// city halls, warriors (and the hexes they guard), wagons and ships. Highlighted hexes are
+// the legal targets; clicking one sends its command or picks the piece to move.
+
+import { actionable, s } from "../../dom.js";
+import { targets } from "./commands.js";
+import { PAD, R, W, centre, cityHallGlyph, guardGlyph, hexPoints, nomadGlyph, settlementGlyph, shipGlyph, wagonGlyph, wallGlyph, warriorGlyph } from "./pieces.js";
+import { TERRAIN, TERRAIN_INITIAL, hexKey, nameOf, shortOf, where } from "./texts.js";
+
+/** Everything standing on the board, by hex. */
+function occupants(view, ctx) {
+  const who = (seat) => ctx.names[seat] || `seat ${seat}`;
+  const at = new Map();
+  const put = (hex, item) => at.set(hexKey(hex), item);
+  for (const hex of view.board.walls || []) put(hex, { kind: "wall", label: "stone wall" });
+  for (const p of view.players) {
+    for (const hex of p.settlements) put(hex, { kind: "settlement", seat: p.seat, label: `settlement of ${who(p.seat)}` });
+    (p.city_hall || []).forEach((hex, i) => put(hex, { kind: "city_hall", seat: p.seat, centre: i === 0, label: `${i === 0 ? "centre of the " : ""}city hall of ${who(p.seat)}` }));
+    for (const hex of p.warriors || []) put(hex, { kind: "warrior", seat: p.seat, label: `warrior of ${who(p.seat)}` });
+    if (p.wagon) put(p.wagon, { kind: "wagon", seat: p.seat, label: `wagon of ${who(p.seat)}` });
+    if (p.ship) put(p.ship, { kind: "ship", seat: p.seat, label: `ship of ${who(p.seat)}` });
+  }
+  return at;
+}
+
+function occupantGlyph(item, x, y, shapes) {
+  const title = item.label[0].toUpperCase() + item.label.slice(1);
+  switch (item.kind) {
+    case "wall":
+      return wallGlyph(x, y);
+    case "settlement":
+      return settlementGlyph(x, y, item.seat, shapes);
+    case "city_hall":
+      return cityHallGlyph(x, y, item.seat, shapes, item.centre, title);
+    case "warrior":
+      return warriorGlyph(x, y, item.seat, shapes, title);
+    case "wagon":
+      return wagonGlyph(x, y, item.seat, shapes, title);
+    default:
+      return shipGlyph(x, y, item.seat, shapes, title);
+  }
+}
+
+export function boardSvg(view, can, sel, ctx) {
+  const grid = view.board.grid;
+  const rows = grid.length;
+  const cols = grid[0].length;
+  const width = PAD * 2 + W * cols + W / 2;
+  const height = PAD * 2 + R * 2 + (rows - 1) * 1.5 * R;
+  const svg = s("svg", {
+    class: "kb-board",
+    viewBox: `0 0 ${width.toFixed(1)} ${height.toFixed(1)}`,
+    role: "group",
+    "aria-label": "Kingdom Builder board, 20 by 20 hexes",
+  });
+  const on = occupants(view, ctx);
+  const locations = new Map(view.board.locations.map((l) => [hexKey(l.hex), l]));
+  const nomadSpaces = new Map((view.board.nomad_spaces || []).map((n) => [hexKey(n.hex), n]));
+  const guarded = new Set((view.board.guarded || []).map(hexKey));
+  const marks = targets(can, sel, view, ctx.names);
+  const pickedFrom = sel.from ? hexKey(sel.from) : null;
+  const layer = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const letter = grid[r][c];
+      const terrain = TERRAIN[letter] || TERRAIN["."];
+      const key = `${r},${c}`;
+      const { x, y } = centre(r, c);
+      const mark = marks.get(key);
+      const item = on.get(key);
+      const g = s("g", {
+        class: ["hex", `terrain-${terrain.key}`, mark && "target", key === pickedFrom && "picked", guarded.has(key) && "guarded"],
+        "data-row": r,
+        "data-col": c,
+        "data-terrain": terrain.key,
+        "data-focus-key": `hex-${r}-${c}`,
+      });
+      g.append(s("polygon", { class: "hex-shape", points: hexPoints(x, y), fill: terrain.fill }));
+      const location = locations.get(key);
+      const nomad = nomadSpaces.get(key);
+      let label = `${terrain.name}, ${where([r, c])}`;
+      if (letter === "S") {
+        g.append(s("path", { d: `M${x - 6},${y + 5} v-9 h3 v3 h2 v-3 h2 v3 h2 v-3 h3 v9 z`, fill: "#6d6455", stroke: "#222", "stroke-width": 0.6 }));
+      } else if (location) {
+        g.append(s("text", { x, y: y - 1, "text-anchor": "middle", class: "hex-label", fill: "#222" }, shortOf(location.tile)));
+        g.append(s("text", { x, y: y + 8, "text-anchor": "middle", class: "loc-count", fill: location.tiles_left ? "#7a2e00" : "#999" }, `×${location.tiles_left}`));
+        g.dataset.location = location.tile;
+        label = `${nameOf(location.tile)} location, ${location.tiles_left} tiles left, ${where([r, c])}`;
+      } else if (nomad) {
+        g.append(nomadGlyph(x, y, nomad.tile));
+        label = nomad.tile ? `Nomad space with the ${nameOf(nomad.tile)} nomad tile, ${where([r, c])}` : `Nomad space, its tile taken, ${where([r, c])}`;
+      } else if (ctx.shapes && TERRAIN_INITIAL[terrain.key] && !item) {
+        // Colour-blind aid: the terrain's initial on every buildable hex.
+        g.append(s("text", { x, y: y + 2.5, "text-anchor": "middle", class: "hex-label", fill: terrain.key === "forest" ? "#fff" : "#222", opacity: 0.55 }, TERRAIN_INITIAL[terrain.key]));
+      }
+      if (guarded.has(key)) {
+        g.append(guardGlyph(x, y));
+        label += ", next to a warrior: nothing but wagons and ships may go here";
+      }
+      if (item) {
+        g.append(occupantGlyph(item, x, y, ctx.shapes));
+        if (item.seat !== undefined) g.dataset.seat = String(item.seat);
+        g.dataset.piece = item.kind;
+        label += `, ${item.label}`;
+      }
+      if (mark) {
+        g.append(s("circle", { class: "target-dot", cx: x, cy: y + (item ? R * 0.6 : 0), r: 2.6 }));
+        actionable(g, mark.label, () => {
+          if (mark.command) {
+            ctx.state.kb = {};
+            ctx.send(mark.command);
+          } else {
+            ctx.state.kb = { ...sel, from: mark.pick };
+            ctx.rerender();
+          }
+        });
+        layer.push(g);
+      } else {
+        g.append(s("title", {}, label));
+        svg.append(g);
+      }
+    }
+  }
+  // Targets last, so their outline draws over the neighbours'.
+  for (const g of layer) svg.append(g);
+  return svg;
+}
