@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import create_table, log_seqs, start_from_lobby, wait_for_your_turn
+from tests.browser.helpers import (
+    api_json,
+    create_table,
+    log_seqs,
+    start_from_lobby,
+    wait_for_your_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -51,4 +57,27 @@ def test_kingdom_builder_turn_by_clicking_highlighted_hexes(new_player, artifact
     expect(page.locator("#result tbody tr").last).to_contain_text(ana.name)
     head = page.evaluate("window.kingdomTable.lastSeq")
     assert log_seqs(page) == list(range(1, head + 1))
+    assert ana.errors == []
+
+
+def test_kingdom_builder_with_nomads_and_crossroads_from_the_lobby(new_player, artifacts):
+    ana = new_player("ana")
+    page = ana.page
+    options = {"nomads": True, "crossroads": True}
+    table_id = create_table(page, "kingdom-builder", seats=2, bots=1, options=options)
+    start_from_lobby(page, table_id)
+    board = page.locator(".kb-board")
+    expect(board.locator(".hex")).to_have_count(400)
+    view = api_json(page, f"/api/tables/{table_id}/")["view"]
+    assert view["options"]["nomads"] and view["options"]["crossroads"]
+    # Every nomad space of the laid board is drawn, and each Crossroads task is shown.
+    spaces = len(view["board"]["nomad_spaces"])
+    expect(board.locator(".nomad-space")).to_have_count(spaces)
+    expect(page.locator(".walls-left")).to_contain_text("Stone walls left: 25")
+    expect(page.locator(".kb-tasks .kb-card")).to_have_count(len(view["board"]["tasks"]))
+    wait_for_your_turn(page)
+    page.screenshot(path=artifacts / "table-kingdom-builder-expansions.png", full_page=True)
+    for built in range(1, 4):
+        board.locator(".hex.target").first.click()
+        expect(page.locator("#log li", has_text=f"{ana.name} builds on")).to_have_count(built)
     assert ana.errors == []
