@@ -83,3 +83,12 @@ export function wsUrl(path) {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${window.location.host}${path}`;
 }
+
+/** A socket message's data read as JSON; undefined when it is not JSON (the caller skips it). */
+export function socketMessage(ev) {
+  try {
+    return JSON.parse(ev.data);
+  } catch {
+    return undefined;
+  }
+}

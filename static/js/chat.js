@@ -1,7 +1,7 @@
 // Table chat over /ws/games/<id>/chat/: history on connect, live lines, moderators' hides,
 // and a report button on every other player's line. Reconnects with backoff.
 
-import { showError, toast, wsUrl } from "./api.js";
+import { showError, socketMessage, toast, wsUrl } from "./api.js";
 import { clear, h } from "./dom.js";
 
 const BACKOFF_FIRST = 500;
@@ -35,7 +35,10 @@ class TableChat {
     const socket = new WebSocket(wsUrl(`/ws/games/${this.gameId}/chat/`));
     this.socket = socket;
     socket.addEventListener("open", () => { this.backoff = BACKOFF_FIRST; });
-    socket.addEventListener("message", (ev) => this.receive(JSON.parse(ev.data)));
+    socket.addEventListener("message", (ev) => {
+      const message = socketMessage(ev);
+      if (message !== undefined) this.receive(message);
+    });
     socket.addEventListener("close", (ev) => {
       if (ev.code === 4404) return;
       setTimeout(() => this.connect(), this.backoff);

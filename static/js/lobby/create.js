@@ -1,0 +1,46 @@
+// Creating a table from the form: ruleset, seats, options, time control and bots.
+
+import { post, showError, toast } from "../api.js";
+import { renderTables } from "./list.js";
+import { readOptions } from "./options.js";
+import { createForm, filters, list, rulesetOf, tables } from "./state.js";
+import { readTimeControl } from "./time.js";
+
+export async function createTable(ev) {
+  ev.preventDefault();
+  const rules = rulesetOf(createForm.ruleset.value);
+  const submit = document.getElementById("create-submit");
+  let options;
+  try {
+    options = readOptions(rules);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  const seats = parseInt(createForm.seats.value, 10);
+  const bots = Math.max(0, parseInt(createForm.bots.value, 10) || 0);
+  submit.disabled = true;
+  try {
+    const body = { ruleset: rules.key, seats, options, join: createForm.join.checked };
+    const timeControl = readTimeControl();
+    if (timeControl) body.time_control = timeControl;
+    const think = parseFloat(createForm.bot_think_seconds?.value);
+    if (Number.isFinite(think)) body.bot_think_seconds = think;
+    let table = await post("/api/tables/", body);
+    tables.set(table.id, table);
+    for (let i = 0; i < bots; i++) {
+      table = await post(`/api/tables/${table.id}/bots/`, { level: createForm.bot_level.value });
+      tables.set(table.id, table);
+    }
+    // Show the new table even when the filters hid it.
+    if (filters.status.value && filters.status.value !== "open") filters.status.value = "open";
+    if (filters.ruleset.value && filters.ruleset.value !== table.ruleset) filters.ruleset.value = table.ruleset;
+    renderTables();
+    toast(`Table created: ${table.ruleset_name}.`, "info");
+    list.querySelector(`[data-table-id="${table.id}"]`)?.scrollIntoView({ block: "nearest" });
+  } catch (err) {
+    showError(err);
+  } finally {
+    submit.disabled = false;
+  }
+}

@@ -1,0 +1,190 @@
+// The table list: one card per table with its seats, options and actions (join, leave,
+// bots, start), filtered as the filters say.
+
+import { del, get, post, showError } from "../api.js";
+import { timeControlText } from "../clock.js";
+import { clear, h } from "../dom.js";
+import { seatBadge } from "../players.js";
+import { FILTER_KEY, matches, readFilters } from "./filters.js";
+import { list, me, rulesetOf, tables } from "./state.js";
+
+const empty = document.getElementById("table-empty");
+const busy = new Set(); // table ids with a request in flight
+const botLevels = new Map(); // table id -> the bot level picked on its card
+const STATUS_WORDS = { open: "open", active: "in progress", finished: "finished", aborted: "aborted" };
+
+export async function loadTables() {
+  const f = readFilters();
+  try {
+    sessionStorage.setItem(FILTER_KEY, JSON.stringify(f));
+  } catch {
+    /* ignore */
+  }
+  const query = new URLSearchParams();
+  if (f.ruleset) query.set("ruleset", f.ruleset);
+  if (f.status) query.set("status", f.status);
+  if (f.mine) query.set("mine", "1");
+  try {
+    const rows = await get(`/api/tables/?${query}`);
+    tables.clear();
+    for (const row of rows) tables.set(row.id, row);
+    renderTables();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ---- table cards -----------------------------------------------------------------------
+function optionSummary(table) {
+  const rules = rulesetOf(table.ruleset);
+  const declared = new Map((rules?.options || []).map((o) => [o.name, o]));
+  const parts = [];
+  for (const [name, value] of Object.entries(table.options || {})) {
+    const option = declared.get(name);
+    if (option && JSON.stringify(option.default) === JSON.stringify(value)) continue;
+    if (value === null || value === false) continue;
+    parts.push(value === true ? name.replaceAll("_", " ") : `${name.replaceAll("_", " ")}: ${Array.isArray(value) ? value.join(", ") : value}`);
+  }
+  return parts.length ? parts.join(" · ") : "standard rules";
+}
+
+async function act(table, label, fn) {
+  if (busy.has(table.id)) return;
+  busy.add(table.id);
+  renderTables();
+  try {
+    const result = await fn();
+    if (result && result.id) tables.set(result.id, result);
+    return result;
+  } catch (err) {
+    showError(err);
+    return null;
+  } finally {
+    busy.delete(table.id);
+    renderTables();
+  }
+}
+
+function seatLine(table, seat, isHost) {
+  const canRemove = isHost && table.status === "open" && seat.bot && !seat.user;
+  return h(
+    "li",
+    { class: "seat-line" },
+    seat.seat !== null && seat.seat !== undefined ? seatBadge(seat.seat) : null,
+    h("span", { class: "seat-name" }, seat.name),
+    seat.resigned ? h("span", { class: "tag" }, "resigned") : null,
+    canRemove
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "small",
+            "aria-label": `Remove ${seat.name}`,
+            onclick: () => act(table, "remove", () => del(`/api/tables/${table.id}/bots/${seat.id}/`)),
+          },
+          "Remove",
+        )
+      : null,
+  );
+}
+
+function tableCard(table) {
+  const rules = rulesetOf(table.ruleset);
+  const seated = me && table.seats.some((seat) => seat.user === me && !seat.bot);
+  const isHost = me && table.host === me;
+  const isOpen = table.status === "open";
+  const room = table.seats.length < table.seats_wanted;
+  // Options may lower the minimum (e.g. a two-player variant): the server has the last word.
+  const enough = table.seats.length >= Math.min(2, rules ? rules.min_players : 2);
+  const pending = busy.has(table.id);
+  const actions = [];
+  if (isOpen && me && !seated && room) {
+    actions.push(h("button", { type: "button", class: "primary", disabled: pending, onclick: () => act(table, "join", () => post(`/api/tables/${table.id}/join/`)) }, "Join"));
+  }
+  if (isOpen && seated) {
+    actions.push(h("button", { type: "button", disabled: pending, onclick: () => act(table, "leave", () => post(`/api/tables/${table.id}/leave/`)) }, "Leave"));
+  }
+  if (isOpen && isHost && room) {
+    const picked = botLevels.get(table.id) || "medium";
+    const level = h(
+      "select",
+      { "aria-label": "Bot level", class: "bot-level", onchange: (ev) => botLevels.set(table.id, ev.target.value) },
+      ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === picked }, l)),
+    );
+    actions.push(
+      h(
+        "span",
+        { class: "add-bot" },
+        level,
+        h(
+          "button",
+          {
+            type: "button",
+            disabled: pending,
+            onclick: () => act(table, "bot", () => post(`/api/tables/${table.id}/bots/`, { level: level.value })),
+          },
+          "Add bot",
+        ),
+      ),
+    );
+  }
+  if (isOpen && isHost) {
+    actions.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          disabled: pending || !enough,
+          title: enough ? "Start the game with the players seated now" : "Needs more players",
+          onclick: async () => {
+            const started = await act(table, "start", () => post(`/api/tables/${table.id}/start/`));
+            if (started) window.location.href = `/tables/${table.id}/`;
+          },
+        },
+        "Start",
+      ),
+    );
+  }
+  const verb = table.status === "open" ? "Open" : table.status === "active" ? (seated ? "Play" : "Watch") : "Replay";
+  actions.push(h("a", { class: "button-link", href: `/tables/${table.id}/` }, verb));
+
+  return h(
+    "li",
+    { class: ["table-card", `status-${table.status}`], dataset: { tableId: table.id, ruleset: table.ruleset } },
+    h(
+      "div",
+      { class: "table-card-head" },
+      h("h3", {}, h("a", { href: `/tables/${table.id}/` }, table.ruleset_name || rules?.name || table.ruleset)),
+      h("span", { class: ["status", `status-${table.status}`] }, STATUS_WORDS[table.status] || table.status),
+    ),
+    h(
+      "p",
+      { class: "muted small-text" },
+      [`Host ${table.host || "—"}`, `${table.seats.length}/${table.seats_wanted} seats`, optionSummary(table), timeControlText(table.time_control), hardBotsText(table)].filter(Boolean).join(" · "),
+    ),
+    h("ul", { class: "seat-list" }, table.seats.map((seat) => seatLine(table, seat, isHost))),
+    table.outcome && table.status === "finished" ? h("p", { class: "small-text" }, winnersLine(table)) : null,
+    h("div", { class: "actions" }, actions),
+  );
+}
+
+function winnersLine(table) {
+  const names = new Map(table.seats.map((seat) => [seat.seat, seat.name]));
+  const winners = (table.outcome.winners || []).map((w) => names.get(w) || `seat ${w}`);
+  return `Won by ${winners.join(", ")}`;
+}
+
+export function renderTables() {
+  const f = readFilters();
+  const rows = [...tables.values()].filter((t) => matches(t, f)).sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+  const focusedId = document.activeElement?.closest?.(".table-card")?.dataset.tableId;
+  clear(list);
+  for (const table of rows) list.append(tableCard(table));
+  empty.hidden = rows.length > 0;
+  if (focusedId) list.querySelector(`[data-table-id="${focusedId}"] button, [data-table-id="${focusedId}"] a`)?.focus();
+}
+
+function hardBotsText(table) {
+  return table.seats.some((seat) => seat.bot === "hard") ? `hard bots think ${table.bot_think_seconds} s` : "";
+}

@@ -1,0 +1,129 @@
+// The turn banner, the board drawn by the game's renderer (static/js/games/*.js), and
+// the final scores with their breakdowns.
+
+import { clear, h } from "../dom.js";
+import { seatBadge } from "../players.js";
+
+const RENDERERS = {
+  kingdoms: "../games/kingdoms.js",
+  "kingdom-builder": "../games/kingdom_builder.js",
+  "kingdom-cards": "../games/kingdom_cards.js",
+};
+const STATUS_WORDS = { open: "waiting for players", active: "in progress", finished: "finished", aborted: "aborted" };
+
+export class BoardPart {
+  async loadRenderer() {
+    try {
+      this.renderer = await import(RENDERERS[this.ruleset] || "../games/generic.js");
+    } catch (err) {
+      console.error(err);
+      this.renderer = await import("../games/generic.js");
+    }
+  }
+
+  renderBanner() {
+    const banner = this.el.banner;
+    const view = this.view;
+    const names = this.names();
+    let text;
+    let mine = false;
+    if (this.status === "open") text = "Waiting for players. The host starts the game.";
+    else if (this.status === "aborted") text = "A moderator aborted this game.";
+    else if (this.status === "finished" || view?.finished) {
+      const winners = (view?.outcome?.winners || this.summary?.outcome?.winners || []).map((w) => names[w] || `seat ${w}`);
+      text = winners.length ? `Game over. Won by ${winners.join(" and ")}.` : "Game over.";
+    } else if (view && (this.pending || this.viewSeq < this.awaitingSeq)) {
+      text = "Sending your move…"; // the view after our own move is on its way
+    } else if (view) {
+      const toAct = view.to_act || [];
+      mine = this.yourSeat !== null && toAct.includes(this.yourSeat);
+      const others = toAct.filter((seat) => seat !== this.yourSeat).map((seat) => names[seat] || `seat ${seat}`);
+      if (mine) text = others.length ? `Your turn (also ${others.join(", ")}).` : "Your turn.";
+      else if (others.length) text = `Waiting for ${others.join(", ")}.`;
+      else text = "Waiting…";
+      if (this.yourSeat === null) text += " You are watching: you see public information only.";
+      else if ((view.resigned || []).includes(this.yourSeat)) text += " You resigned; a bot plays your seat.";
+    } else text = STATUS_WORDS[this.status] || "";
+    if (this.replay.at !== null) text = `Replay: the board just after move ${this.replay.at} of ${this.lastSeq}.`;
+    banner.textContent = text;
+    banner.classList.toggle("your-turn", mine && this.replay.at === null);
+    banner.dataset.yourTurn = mine ? "1" : "0";
+    document.title = `${mine ? "● " : ""}${this.rulesetName} · Kingdom`;
+  }
+
+  renderBoard() {
+    const root = this.el.board;
+    const view = this.replay.at !== null ? this.replay.view || this.view : this.view;
+    root.classList.toggle("is-pending", this.pending);
+    root.classList.toggle("is-replay", this.replay.at !== null);
+    if (!view || !this.renderer) {
+      if (!root.dataset.empty) {
+        clear(root).append(h("p", { class: "muted board-empty" }, this.status === "open" ? "The board appears when the game starts." : "Loading the board…"));
+        root.dataset.empty = "1";
+      }
+      return;
+    }
+    delete root.dataset.empty;
+    if (!Object.keys(view).length) {
+      clear(root).append(h("p", { class: "muted board-empty" }, "The table is laid out with the next move."));
+      return;
+    }
+    try {
+      this.renderer.render(root, view, this.currentLegal(), this.context());
+    } catch (err) {
+      console.error(err);
+      clear(root).append(h("p", { class: "error" }, "The board could not be drawn."), h("pre", { class: "mono small-text" }, String(err)));
+    }
+  }
+
+  renderResult() {
+    const box = this.el.result;
+    const outcome = this.view?.outcome || (this.isOver() ? this.summary?.outcome : null);
+    if (!outcome || !outcome.ranking?.length) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const names = this.names();
+    const label = this.renderer?.breakdownLabel || ((key) => key.replaceAll("_", " "));
+    const rows = [];
+    outcome.ranking.forEach((group, index) => {
+      for (const seat of group) {
+        const breakdown = outcome.breakdown?.[String(seat)] || {};
+        rows.push(
+          h(
+            "tr",
+            { class: seat === this.yourSeat ? "row-you" : null, dataset: { seat: String(seat) } },
+            h("td", { class: "num" }, String(index + 1)),
+            h("th", { scope: "row" }, seatBadge(seat, 14), " ", names[seat] || `seat ${seat}`),
+            h("td", { class: "num score" }, String(outcome.scores?.[String(seat)] ?? "")),
+            h(
+              "td",
+              { class: "breakdown" },
+              Object.keys(breakdown).length
+                ? h(
+                    "dl",
+                    { class: "breakdown-list" },
+                    Object.entries(breakdown).map(([key, value]) => [h("dt", {}, label(key)), h("dd", {}, typeof value === "object" ? JSON.stringify(value) : String(value))]),
+                  )
+                : h("span", { class: "muted" }, "—"),
+            ),
+          ),
+        );
+      }
+    });
+    const seed = this.summary?.seed;
+    clear(box).append(
+      h("h2", { id: "result-heading" }, "Final scores"),
+      h(
+        "table",
+        { class: "result-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Breakdown"))),
+        h("tbody", {}, rows),
+      ),
+      seed
+        ? h("p", { class: "small-text muted" }, "Seed ", h("code", { class: "mono" }, seed), " (its SHA-256 was published at the start; ", h("a", { href: `/api/tables/${this.id}/audit/` }, "audit"), ").")
+        : null,
+    );
+  }
+}

@@ -1,0 +1,64 @@
+// The seat panels and their clocks.
+
+import { clockReading, timeControlText } from "../clock.js";
+import { clear, h } from "../dom.js";
+import { seatBadge, seatColour } from "../players.js";
+
+export class SeatsPart {
+  // ---- clocks (kept by the server; the page counts down from its deadlines) -------------
+  serverNow() {
+    return Date.now() + (this.serverOffset || 0);
+  }
+
+  updateClocks() {
+    const clock = (this.replay.at !== null ? this.replay.view : this.view)?.clock;
+    for (const el of this.el.seats.querySelectorAll(".seat-clock")) {
+      const reading = clockReading(clock, Number(el.dataset.clockSeat), this.serverNow());
+      el.textContent = reading ? reading.text : "";
+      el.classList.toggle("running", !!reading?.running && this.status === "active");
+      el.classList.toggle("low", !!reading?.low);
+      el.classList.toggle("out", !!reading?.out);
+    }
+  }
+
+  renderSeats() {
+    const list = this.el.seats;
+    clear(list);
+    const view = this.replay.view || this.view;
+    const seats = [...(this.summary?.seats || [])].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99) || a.id - b.id);
+    const toAct = new Set(view?.to_act || []);
+    const resigned = new Set(view?.resigned || []);
+    for (const seat of seats) {
+      const number = seat.seat;
+      const isYou = number !== null && number === this.yourSeat;
+      const detail = number !== null && view && this.renderer?.seatSummary ? this.renderer.seatSummary(view, number, this.context()) : null;
+      list.append(
+        h(
+          "li",
+          {
+            class: ["seat", isYou && "seat-you", toAct.has(number) && "seat-to-act", (seat.resigned || resigned.has(number)) && "seat-resigned"],
+            dataset: { seat: number === null ? "" : String(number) },
+            style: { "--seat-colour": number === null ? "#888" : seatColour(number) },
+          },
+          h(
+            "div",
+            { class: "seat-head" },
+            number !== null ? seatBadge(number, 18) : null,
+            h("strong", { class: "seat-name" }, seat.name),
+            isYou ? h("span", { class: "tag tag-you" }, "you") : null,
+            seat.bot && !seat.resigned ? h("span", { class: "tag" }, `bot · ${seat.bot}`) : null,
+            seat.resigned || resigned.has(number) ? h("span", { class: "tag" }, "resigned") : null,
+            toAct.has(number) && !this.isOver() ? h("span", { class: "tag tag-turn", title: "to act" }, "to act") : null,
+          ),
+          detail ? h("div", { class: "seat-detail" }, detail) : null,
+          view?.clock && number !== null && clockReading(view.clock, number, this.serverNow())
+            ? h("div", { class: "seat-clock", role: "timer", "aria-label": `clock of ${seat.name}`, dataset: { clockSeat: String(number) } })
+            : null,
+        ),
+      );
+    }
+    const control = timeControlText(this.summary?.time_control);
+    document.getElementById("seats-heading").textContent = control ? `Players · ${control}` : "Players";
+    this.updateClocks();
+  }
+}
