@@ -16,8 +16,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 DEFAULT_THINK_SECONDS = 1.0
-# Time kept back from the budget for what follows the last playout (choosing, returning).
+# Time kept back from the budget for what follows the last playout (choosing, returning)
+# and for a busy machine's scheduling: the larger of MARGIN seconds and MARGIN_SHARE of it.
 MARGIN = 0.03
+MARGIN_SHARE = 0.05
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,8 @@ class Clock:
         self.deadline = (
             None
             if budget.seconds is None
-            else started + max(budget.seconds - MARGIN, budget.seconds * 0.5)
+            else started
+            + max(budget.seconds - max(MARGIN, budget.seconds * MARGIN_SHARE), budget.seconds * 0.5)
         )
 
     def spend(self, playouts: int = 1) -> None:
