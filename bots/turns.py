@@ -25,12 +25,6 @@ def bot_command_id(game_id: uuid.UUID | str, seq: int, seat: int) -> uuid.UUID:
     return uuid.uuid5(BOT_COMMANDS, f"{game_id}:{seq}:{seat}")
 
 
-def think_seconds(game: Game) -> float:
-    """How long a search bot (``hard``) may think per move at this table: the table's
-    own setting, else the server's ``BOT_THINK_SECONDS``."""
-    return game.think_seconds
-
-
 def bot_seats_to_act(game: Game) -> list[tuple[int, str]]:
     """(seat, level) of each bot-played seat that may act at the game's head: bots from
     the start, seats taken over from players who left, and turns the others skipped."""
@@ -73,7 +67,7 @@ def take_turn(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
     # The bot's own RNG: derived from the game's seq and seat, but never from the game's
     # secret seed (a bot must not be able to predict the deck).
     rng = seeded_rng(f"bot:{game_id}:{seat}", expected_seq)
-    with store.reading(game) as table, thinking_budget(seconds=think_seconds(game)):
+    with store.reading(game) as table, thinking_budget(seconds=game.think_seconds):
         try:
             command = strategy(rules, table.rules, seat, rng)
         except SoftTimeLimitExceeded:
