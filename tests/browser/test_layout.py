@@ -11,13 +11,33 @@ from tests.browser.helpers import create_table, start_from_lobby, wait_for_your_
 
 pytestmark = pytest.mark.browser
 
-NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth + 1"
+# The elements that stick out past the right edge, so a failure says what to fix.
+STICKING_OUT = """() => [...document.querySelectorAll('body *')]
+  .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+  .filter((el) => !el.closest('.visually-hidden, .skip-link'))
+  .filter((el) => ![...el.children].some((c) => c.getBoundingClientRect().right >= el.getBoundingClientRect().right - 1))
+  .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
+    + ` right=${Math.round(el.getBoundingClientRect().right)}`)"""
+
+
+def assert_no_sideways_scroll(page, where: str) -> None:
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    inner = page.evaluate("() => window.innerWidth")
+    assert wide <= inner + 1, (
+        f"{where} scrolls sideways at {inner}px: {page.evaluate(STICKING_OUT)[:8]}"
+    )
 
 
 def test_phone_width_lobby_and_table_fit_and_play_by_keyboard(new_player, artifacts):
     ana = new_player("ana", width=360, height=740)
     page = ana.page
-    assert page.evaluate(NO_SIDEWAYS_SCROLL), "the lobby scrolls sideways at 360px"
+    # The create form fills in each game's options and clocks after the page loads:
+    # check once they are there (the long clock names once widened the whole lobby).
+    for ruleset in ("kingdom-builder", "kingdom-cards", "kingdoms"):
+        page.select_option("#create-ruleset", ruleset)
+        expect(page.locator("#create-time")).to_be_visible()
+        expect(page.locator("#time-kind")).to_be_visible()
+        assert_no_sideways_scroll(page, f"the lobby with {ruleset} chosen")
     page.screenshot(path=artifacts / "lobby-phone.png", full_page=True)
     clock = {"kind": "realtime", "minutes": 5, "increment_seconds": 3}
     table_id = create_table(page, "kingdoms", seats=2, bots=1, time_control=clock)
@@ -32,7 +52,7 @@ def test_phone_width_lobby_and_table_fit_and_play_by_keyboard(new_player, artifa
     expect(mine).to_have_class(re.compile(r"\brunning\b"))
     expect(mine).to_have_text(re.compile(r"^[45]:\d\d$"))
     expect(page.locator(".seat-clock")).to_have_count(1)
-    assert page.evaluate(NO_SIDEWAYS_SCROLL), "the table scrolls sideways at 360px"
+    assert_no_sideways_scroll(page, "the table")
 
     # Shapes as well as colours: the preference toggle, kept across pages.
     page.click("#shapes-toggle")
