@@ -43,12 +43,22 @@ PLAYOUT_LIMIT = 5000
 
 
 @dataclass(frozen=True)
+class Patience:
+    """How long the paired root search (``pimc``) keeps candidates in the race."""
+
+    reject_z: float = 2.0  # a candidate this many standard errors behind the leader leaves
+    choose_z: float = 1.0  # the leader must beat the favourite by this many to replace it
+    first_cut: int = 4  # rounds before the first rejection
+
+
+@dataclass(frozen=True)
 class Knowledge:
     """A game's help for the search; every part is optional."""
 
     candidates: Candidates | None = None  # default: every legal command, shuffled
     playout: Playout | None = None  # default: uniform random commands to the game's end
     paired: bool = False  # search the root by paired Monte Carlo (``pimc``), not a tree
+    patience: Patience = Patience()
 
 
 class Edge:

@@ -16,7 +16,7 @@ import math
 import random
 from typing import Any
 
-from bots.search.ismcts import Knowledge, Rewards
+from bots.search.ismcts import Knowledge, Patience, Rewards
 from bots.search.kingdoms_epoch import Epoch
 from bots.strategies.kingdoms import CASTLE_KEEP_VALUE, command_values
 from games.rules.base import Command, Ruleset
@@ -28,6 +28,10 @@ PLAYOUT_TURNS: int | None = 3  # turns played before the expected value stands i
 # medium-against-medium games (a lead after epoch 1 or 2 against the winner); the last
 # epoch's end decides, so its scale only smooths ties.
 LEAD_SCALE = {0: 2.0, 1: 7.6, 2: 24.0}
+# A patient race: the default (first cut at 4 rounds, 2 standard errors, 1 to overturn the
+# favourite) settled most turns within 0.1 s and won 69% of 100 games against medium; this
+# one uses more of the budget and won 77% on the same 100 tables.
+PATIENCE = Patience(reject_z=2.5, choose_z=0.5, first_cut=8)
 
 
 def candidates(
@@ -69,4 +73,4 @@ def playout(ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.R
     return rewards
 
 
-KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True)
+KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True, patience=PATIENCE)

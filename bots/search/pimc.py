@@ -4,11 +4,13 @@ Each round samples one world from what the seat knows (``determinize`` of the ca
 world) and plays every candidate still in the race on its own copy of that world, each
 followed by the game's playout seeded alike: the candidates are compared on the same
 hidden cards and tiles (common random numbers), so a round's differences between them
-say more than their separate results would. Successive rejection drops, at rounds 4, 8,
-16, ..., every candidate whose mean lags the leader's by more than ``REJECT_Z`` standard
-errors of the paired difference. At the end the leader is chosen only if it beats the
-prior's favourite (the first candidate, e.g. the medium bot's choice) clearly; otherwise
-the favourite stands, so that noise alone rarely overturns the prior.
+say more than their separate results would. Successive rejection drops, at rounds
+``first_cut``, twice that, four times that, ..., every candidate whose mean lags the
+leader's by more than ``reject_z`` standard errors of the paired difference. At the end
+the leader is chosen only if it beats the prior's favourite (the first candidate, e.g.
+the medium bot's choice) by ``choose_z`` standard errors; otherwise the favourite stands,
+so that noise alone rarely overturns the prior. The three come from the game's
+``Knowledge.patience``.
 """
 
 from __future__ import annotations
@@ -22,10 +24,6 @@ from bots.search.budget import Budget
 from bots.search.hidden import canonical_world, player_count
 from bots.search.ismcts import Knowledge, key_of, outcome_rewards
 from games.rules.base import Command, Ruleset
-
-REJECT_Z = 2.0  # a candidate this many standard errors behind the leader leaves the race
-CHOOSE_Z = 1.0  # the leader must beat the favourite by this many to replace it
-FIRST_CUT = 4  # rounds before the first rejection
 
 
 @dataclass
@@ -87,7 +85,8 @@ def decide(
     apply = getattr(ruleset, "apply", None)
     records = [_Record() for _ in candidates]
     alive = list(range(len(candidates)))
-    rounds, cut = 0, FIRST_CUT
+    patience = knowledge.patience
+    rounds, cut = 0, patience.first_cut
     while clock.left() and len(alive) > 1:
         world = ruleset.determinize(root, seat, rng)
         seed = rng.getrandbits(64)
@@ -116,10 +115,12 @@ def decide(
             cut *= 2
             leader = max(alive, key=lambda i: records[i].mean())
             alive = [
-                i for i in alive if i == leader or not _lags(records[leader], records[i], REJECT_Z)
+                i
+                for i in alive
+                if i == leader or not _lags(records[leader], records[i], patience.reject_z)
             ]
     best = max(range(len(candidates)), key=lambda i: (i in alive, records[i].mean()))
-    if best != 0 and not _lags(records[best], records[0], CHOOSE_Z):
+    if best != 0 and not _lags(records[best], records[0], patience.choose_z):
         best = 0
     return Decision(
         candidates[best],

@@ -9,7 +9,7 @@ import pytest
 from bots.search import pimc
 from bots.search.budget import Budget, current_budget, thinking_budget
 from bots.search.hidden import canonical_world
-from bots.search.ismcts import Knowledge, search
+from bots.search.ismcts import Knowledge, Patience, search
 from bots.strategies import get_strategy, random_legal
 from bots.strategies.hard import KNOWLEDGE
 from games.rules import get_ruleset
@@ -128,6 +128,27 @@ def test_the_favourite_stands_when_the_playouts_cannot_tell_the_candidates_apart
         ruleset, state, seat, random.Random(1), Budget(seconds=None, playouts=300), knowledge
     )
     assert decision.command == favourite
+
+
+@pytest.mark.parametrize(("patience", "visits"), [(Patience(), 4), (Patience(first_cut=8), 6)])
+def test_a_candidate_clearly_behind_leaves_the_race_at_the_first_cut(patience, visits):
+    ruleset, state, seat = midgame("kingdoms", 5, moves=4)
+    castles = [c for c in ruleset.legal_commands(state, seat) if c["type"] == "place_castle"][:3]
+    row, column = castles[0]["space"]
+
+    def candidates(ruleset, world, seat, legal, rng):
+        return castles
+
+    def first_castle_leads(ruleset, world, seat, players, rng):
+        ahead = world.grid[row * 6 + column] is not None
+        mine = (0.9 if ahead else 0.1) + rng.random() / 100  # alike noise for each candidate
+        return [mine if s == seat else 1 - mine for s in range(players)]
+
+    knowledge = Knowledge(candidates, first_castle_leads, paired=True, patience=patience)
+    budget = Budget(seconds=None, playouts=18)  # six rounds of three
+    decision = pimc.decide(ruleset, state, seat, random.Random(1), budget, knowledge)
+    assert decision.command == castles[0]
+    assert list(decision.visits.values()) == [visits] * 3  # 4: the others left at round 4
 
 
 def test_the_thinking_budget_is_scoped_to_its_block():
