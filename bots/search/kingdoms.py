@@ -30,7 +30,8 @@ PLAYOUT_TURNS: int | None = 3  # turns played before the expected value stands i
 LEAD_SCALE = {0: 2.0, 1: 7.6, 2: 24.0}
 # A patient race: the default (first cut at 4 rounds, 2 standard errors, 1 to overturn the
 # favourite) settled most turns within 0.1 s and won 69% of 100 games against medium; this
-# one uses more of the budget and won 77% on the same 100 tables.
+# one uses more of the budget, won 77% on the same 100 tables and 69% [62, 75] over 200, so
+# the gain is within the noise of 100 games but it is no weaker.
 PATIENCE = Patience(reject_z=2.5, choose_z=0.5, first_cut=8)
 
 
