@@ -2,9 +2,11 @@
 
 Greedy values every legal command by the change in its seat's final score (castles, the
 cards in play and the Crossroads tasks, as if the game ended now; the gold a Nomads card
-pays at once for a build), plus a bonus for each location tile a settlement picks up and
-a penalty for each tile a move loses. The expansions' other commands get simple fixed
-values (a Donation is worth three builds, a Sword removes the settlement its victim
+pays at once for a build, a Treasure taken), plus a bonus for each location tile a
+settlement picks up and a penalty for each tile a move loses. Every settlement move (Barn,
+Harbor, Paddock, Caravan, each Resettlement step) is weighed the same way, less a small
+threshold, so a move is made only when it gains. The expansions' other commands get simple
+fixed values (a Donation is worth three builds, a Sword removes the settlement its victim
 would miss most, pieces are placed once and then left alone). It reads only public facts
 (the board, settlements, tiles, the card played this turn) — never a hand or the draw
 pile — and always returns a command from ``legal_commands``.
@@ -18,6 +20,7 @@ from typing import Any
 
 from bots.strategies import register
 from games.rules.base import Command, Ruleset
+from games.rules.kingdom_builder.arrival import TREASURE_GOLD
 from games.rules.kingdom_builder.board import COLS, NEIGHBOURS
 from games.rules.kingdom_builder.cards import CARDS, PLAY_CARDS, families
 from games.rules.kingdom_builder.crossroads_locations import city_hall_hexes
@@ -77,6 +80,14 @@ class Judge:
             )
         )
 
+    def treasure_at(self, hexes: list[int] | tuple[int, ...]) -> float:
+        """Gold of the face-up Treasure tiles a settlement arriving on ``hexes`` takes."""
+        tiles = self.state.nomad_tiles
+        if not tiles:
+            return 0.0
+        spaces = {n for h in hexes for n in NEIGHBOURS[h] if tiles.get(n) == "treasure"}
+        return float(TREASURE_GOLD * len(spaces))
+
     def tiles_at(self, hex_: int, own: set[int]) -> float:
         s = self.state
         gain = 0.0
@@ -109,12 +120,13 @@ class Judge:
             + self.tiles_at(hex_, own)
             + self.near_location(hex_)
             + self.paid_now(hex_)
+            + self.treasure_at((hex_,))
         )
 
     def city_hall(self, centre: int) -> float:
         own = self.players[self.seat]
         hexes = city_hall_hexes(centre)
-        gain = sum(self.tiles_at(h, own) for h in hexes)
+        gain = sum(self.tiles_at(h, own) for h in hexes) + self.treasure_at(hexes)
         return self.score(own | set(hexes)) - self.base + gain
 
     def victim_loss(self, hex_: int) -> float:
@@ -144,6 +156,7 @@ class Judge:
             self.score(after)
             - self.base
             + self.tiles_at(to, own - {source})
+            + self.treasure_at((to,))
             - self.losses(source, after)
             - MOVE_THRESHOLD
         )
@@ -198,7 +211,7 @@ def _value(judge: Judge, command: Command, cache: dict[Any, float]) -> float:
     fixed = _expansion_value(judge, command)
     if fixed is not None:
         return fixed
-    if kind == "build" or (kind == "use_tile" and "from" not in command):
+    if kind in ("build", "use_tile"):  # settlement moves are weighed in ``_moves``
         h = _hex(command["hex"] if kind == "build" else command["to"])
         if h not in cache:
             cache[h] = judge.build(h)
@@ -219,6 +232,13 @@ def _value(judge: Judge, command: Command, cache: dict[Any, float]) -> float:
     return 0.0
 
 
+def _settlement_move(command: Command) -> bool:
+    """Barn, Harbor, Paddock, Caravan, and Resettlement's steps."""
+    if command["type"] == "move_settlement":
+        return True
+    return command["type"] == "use_tile" and TILES[command["tile"]].effect == MOVE
+
+
 def _moves(judge: Judge, moves: list[Command]) -> list[tuple[float, Command]]:
     """Estimate every move as removal + arrival, then score the best few exactly."""
     own = judge.players[judge.seat]
@@ -230,17 +250,12 @@ def _moves(judge: Judge, moves: list[Command]) -> list[tuple[float, Command]]:
         if source not in removal:
             removal[source] = judge.score(own - {source}) - judge.base
         if to not in arrival:
-            arrival[to] = judge.score(own | {to}) - judge.base
+            # Tiles and Treasure in the estimate too, so a move to them is not cut below.
+            gains = judge.tiles_at(to, own) + judge.treasure_at((to,))
+            arrival[to] = judge.score(own | {to}) - judge.base + gains
         estimates.append((removal[source] + arrival[to], command))
     estimates.sort(key=lambda pair: pair[0], reverse=True)
     return [(judge.move(_hex(c["from"]), _hex(c["to"])), c) for _, c in estimates[:EXACT_MOVES]]
-
-
-def _settlement_move(command: Command) -> bool:
-    """Barn, Harbor, Paddock, Caravan, and Resettlement's steps."""
-    if command["type"] == "move_settlement":
-        return True
-    return command["type"] == "use_tile" and TILES[command["tile"]].effect == MOVE
 
 
 def scored_commands(ruleset: Ruleset, state: Any, seat: int) -> list[tuple[float, Command]]:
@@ -253,12 +268,10 @@ def scored_commands(ruleset: Ruleset, state: Any, seat: int) -> list[tuple[float
         return [(0.0, commands[0])]
     judge = Judge(state, seat)
     cache: dict[Any, float] = {}
-    moves = [c for c in commands if c["type"] == "use_tile" and "from" in c]
-    scored = [
-        (_value(judge, c, cache), c)
-        for c in commands
-        if not (c["type"] == "use_tile" and "from" in c)
-    ]
+    # Settlement moves (tiles and Resettlement's steps) are weighed by what the move does
+    # to the cards; a wagon's or ship's move ("from" too) keeps its fixed value.
+    moves = [c for c in commands if _settlement_move(c)]
+    scored = [(_value(judge, c, cache), c) for c in commands if not _settlement_move(c)]
     if moves:
         scored.extend(_moves(judge, moves))
     return scored

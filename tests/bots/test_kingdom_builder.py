@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bots.strategies import get_strategy, random_legal
+from bots.strategies.kingdom_builder import FIXED, MOVE_THRESHOLD, Judge, scored_commands
 from games.rules import get_ruleset
-from tests.rules.kingdom_builder.helpers import play, position
+from games.rules.kingdom_builder.state import CHOOSE_TERRAIN
+from tests.rules.kingdom_builder.helpers import build, play, position, settled, use, warrior
+from tests.rules.kingdom_builder.helpers import wagon as put_piece
 
 RULESET = get_ruleset("kingdom-builder")
 GREEDY = get_strategy("kingdom-builder", "medium")
+EASY = get_strategy("kingdom-builder", "easy")
 
 
 def apply(s, seat, command, rng):
@@ -73,11 +79,28 @@ EXPANSION_COMMANDS = {
     "finish_action",
     "take_back_piece",
 }
+EXPANSION_TILES = {
+    "quarry",
+    "caravan",
+    "village",
+    "garden",
+    "foresters_lodge",
+    "monastery",
+    "barracks",
+    "wagon",
+    "lighthouse",
+}
 
 
-def test_greedy_handles_every_expansion_command_and_stays_legal():
+def _kind(command: dict) -> str:
+    """A command's type, with the tile for tile commands (``use_tile:wagon``)."""
+    tile = command.get("tile")
+    return f"{command['type']}:{tile}" if tile else command["type"]
+
+
+def test_greedy_and_easy_stay_legal_and_pick_every_expansion_command_in_seeded_games():
     offered: set[str] = set()
-    tiles: set[str] = set()
+    chosen: set[str] = set()
     for seed, draw in enumerate(["standard", "draft", "hand", "choose", "sceadeau"] * 2):
         rng = random.Random(seed)
         players = 2 + seed % 4
@@ -86,16 +109,227 @@ def test_greedy_handles_every_expansion_command_and_stays_legal():
         while not s.finished:
             seat = s.active
             legal = RULESET.legal_commands(s, seat)
-            if rng.random() < 0.6:
-                command = GREEDY(RULESET, s, seat, rng)
-                assert command in legal
-                offered |= {c["type"] for c in legal}
-                tiles |= {c["tile"] for c in legal if c["type"] == "use_tile"}
-            else:
-                command = random_legal(RULESET, s, seat, rng)
+            bot = GREEDY if rng.random() < 0.6 else EASY
+            command = bot(RULESET, s, seat, rng)
+            assert command in legal
+            offered |= {_kind(c) for c in legal}
+            chosen.add(_kind(command))
             s = apply(s, seat, command, rng)
-    assert EXPANSION_COMMANDS - offered <= {"remove_settlement", "move_settlement"}
-    assert {"quarry", "caravan", "village", "wagon", "lighthouse", "barracks"} & tiles
+    types_offered = {kind.split(":")[0] for kind in offered}
+    types_chosen = {kind.split(":")[0] for kind in chosen}
+    assert types_offered >= EXPANSION_COMMANDS and types_chosen >= EXPANSION_COMMANDS
+    assert {f"use_tile:{t}" for t in EXPANSION_TILES} <= offered
+    # Whatever these games made reachable, one of the two bots chose at least once.
+    assert {k for k in offered if k.startswith(("use_tile", "use_nomad_tile"))} <= chosen
+
+
+# ---- constructed positions: each expansion command open, seat 0 to act ------------------------
+def _open(
+    settlements: dict | None = None,
+    held: tuple[str, ...] = (),
+    nomad: tuple[str, ...] = (),
+    placed: int = 3,
+    **kwargs,
+):
+    """Seat 0's turn with both expansions; by default its mandatory action is done, so the
+    tiles compete with ending the turn only."""
+    s = position(
+        settlements or {0: [(5, 5)], 1: [(12, 12)]},
+        held={0: [(kind, (0, i)) for i, kind in enumerate(held)]},
+        nomad_held={0: [(kind, (19, i)) for i, kind in enumerate(nomad)]},
+        **EXPANSIONS,
+        **kwargs,
+    )
+    s.placed = placed
+    return s
+
+
+def _then(s, *commands):
+    for command in commands:
+        s, _ = play(s, command)
+    return s
+
+
+def _choosing_cards():
+    """A Crossroads extra card: seat 0 picks one of two before its turn."""
+    s = _open(
+        {0: [(5, 4)], 1: [(12, 12)]},
+        letters={(5, 6): "D", (15, 15): "T", (15, 16): "T"},
+        locations={(4, 7): "farm"},  # only the desert hex reaches it
+        placed=0,
+    )
+    s.phase, s.card, s.hands[0] = CHOOSE_TERRAIN, None, ["forest", "desert"]
+    return s
+
+
+def _warriors_out():
+    s = _open(held=("barracks",))
+    return warrior(warrior(s, 0, (8, 8)), 0, (15, 2))  # both of seat 0's warriors
+
+
+def _wagon_out():
+    # In the corner, with water around: the wagon can only step to (0, 1).
+    s = _open(held=("wagon",), letters={(1, 0): "W", (1, 1): "W", (0, 2): "W"})
+    return put_piece(s, 0, (0, 0))
+
+
+def _ship_out():
+    s = _open(held=("lighthouse",), letters={(5, 6): "W", (5, 7): "W"})
+    return put_piece(s, 0, (5, 6), "ship")
+
+
+def _resettling(letters: dict, settlements: dict | None = None):
+    s = _open(settlements or {0: [(5, 4)], 1: [(12, 12)]}, nomad=("resettlement",), letters=letters)
+    return _then(s, {"type": "use_nomad_tile", "tile": "resettlement"})
+
+
+USE_NOMAD = "use_nomad_tile"
+# name -> (position, the command kind it opens, whether the greedy bot must pick it)
+OPEN_POSITIONS = {
+    "quarry": (lambda: _open(held=("quarry",)), "use_tile:quarry", True),
+    "second_wall": (
+        lambda: _then(_open(held=("quarry",)), use("quarry", (5, 6))),
+        "place_wall",
+        True,
+    ),
+    "caravan": (
+        lambda: _open(held=("caravan",), letters={(5, 9): "W"}),  # stops next to water
+        "use_tile:caravan",
+        True,
+    ),
+    "village": (
+        lambda: _open({0: [(5, 4), (4, 5), (4, 6)], 1: [(12, 12)]}, held=("village",)),
+        "use_tile:village",
+        True,
+    ),
+    "garden": (lambda: _open(held=("garden",), letters={(5, 6): "F"}), "use_tile:garden", True),
+    "foresters_lodge": (
+        lambda: _open(held=("foresters_lodge",), letters={(5, 6): "T"}),
+        "use_tile:foresters_lodge",
+        True,
+    ),
+    "monastery": (
+        lambda: _open(held=("monastery",), letters={(5, 6): "C"}),
+        "use_tile:monastery",
+        True,
+    ),
+    "outpost": (lambda: _open(held=("outpost",)), "use_tile:outpost", True),
+    "city_hall": (lambda: _open(held=("city_hall",)), "use_tile:city_hall", True),
+    "warrior": (lambda: _open(held=("barracks",)), "use_tile:barracks", True),
+    "wagon": (lambda: _open(held=("wagon",)), "use_tile:wagon", True),
+    "ship": (
+        lambda: _open(held=("lighthouse",), letters={(5, 6): "W"}),
+        "use_tile:lighthouse",
+        True,
+    ),
+    # Pieces already out: moving or taking them back is all that is left, and the greedy
+    # bot leaves them where they are (the easy bot does not).
+    "take_back_warrior": (_warriors_out, "take_back_piece:barracks", False),
+    "move_wagon": (_wagon_out, "use_tile:wagon", False),
+    "take_back_wagon": (_wagon_out, "take_back_piece:wagon", False),
+    "move_ship": (_ship_out, "use_tile:lighthouse", False),
+    "take_back_ship": (_ship_out, "take_back_piece:lighthouse", False),
+    "donation": (lambda: _open(nomad=("donation_grass",)), f"{USE_NOMAD}:donation_grass", True),
+    "donation_build": (
+        lambda: _then(
+            _open(nomad=("donation_grass",)), {"type": USE_NOMAD, "tile": "donation_grass"}
+        ),
+        "build",
+        True,
+    ),
+    "resettlement": (lambda: _open(nomad=("resettlement",)), f"{USE_NOMAD}:resettlement", True),
+    "resettlement_step": (lambda: _resettling({(5, 6): "W"}), "move_settlement", True),
+    "resettlement_stop": (lambda: _resettling({(5, 5): "W"}), "finish_action", True),
+    "sword": (lambda: _open(nomad=("sword",)), f"{USE_NOMAD}:sword", True),
+    "sword_victim": (
+        lambda: _then(_open(nomad=("sword",)), {"type": USE_NOMAD, "tile": "sword"}),
+        "remove_settlement",
+        True,
+    ),
+    "nomad_outpost": (
+        lambda: _open(nomad=("nomad_outpost",), placed=0),
+        f"{USE_NOMAD}:nomad_outpost",
+        False,
+    ),
+    "treasure": (
+        lambda: _open(placed=0, nomad_spaces={(5, 7): "treasure"}),
+        "build",
+        True,
+    ),
+    "crossroads_card": (_choosing_cards, "play_terrain_card", True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPEN_POSITIONS))
+def test_both_bots_play_legal_commands_where_each_expansion_command_is_open(name):
+    make, wanted, greedy_picks = OPEN_POSITIONS[name]
+    s = make()
+    legal = RULESET.legal_commands(s, 0)
+    assert wanted in {_kind(c) for c in legal}  # the position really opens it
+    by_greedy = [GREEDY(RULESET, s, 0, random.Random(seed)) for seed in range(12)]
+    by_easy = [EASY(RULESET, s, 0, random.Random(seed)) for seed in range(60)]
+    assert all(command in legal for command in by_greedy + by_easy)
+    if greedy_picks:
+        assert {_kind(c) for c in by_greedy} == {wanted}
+    assert wanted in {_kind(c) for c in by_easy}
+    play(s, by_greedy[0])  # and the engine carries it out
+
+
+def test_greedy_takes_a_treasure_and_plays_the_better_crossroads_card():
+    s = _open(placed=0, nomad_spaces={(5, 7): "treasure"})
+    # (5, 4) and (5, 6) add as much to Knights; only (5, 6) touches the Treasure.
+    choices = {tuple(GREEDY(RULESET, s, 0, random.Random(seed))["hex"]) for seed in range(8)}
+    assert choices == {(5, 6)}
+    s, _ = play(s, build(5, 6))
+    assert s.gold[0] == 3
+    command = GREEDY(RULESET, _choosing_cards(), 0, random.Random(0))
+    assert command == {"type": "play_terrain_card", "terrain": "desert"}  # takes a farm tile
+
+
+def test_greedy_leaves_pieces_alone_when_nothing_is_gained():
+    for make in (_warriors_out, _wagon_out, _ship_out):
+        assert GREEDY(RULESET, make(), 0, random.Random(0)) == {"type": "end_turn"}
+
+
+# ---- Resettlement: the greedy bot weighs each step ----------------------------------------------
+def test_greedy_resettlement_steps_never_lower_its_card_score():
+    # One step takes (5, 4) next to the water, one takes (10, 10) next to the mountain.
+    s = _resettling({(5, 6): "W", (10, 12): "M"}, {0: [(5, 4), (10, 10)], 1: [(15, 15)]})
+    s.cards = ["fishermen", "miners", "knights"]
+    start = Judge(s, 0).base
+    steps = []
+    while s.action is not None:
+        command = GREEDY(RULESET, s, 0, random.Random(len(steps)))
+        before = Judge(s, 0).base
+        s, _ = play(s, command)
+        assert Judge(s, 0).base >= before  # no step lowers the cards' gold
+        steps.append(command["type"])
+    assert steps == ["move_settlement", "move_settlement", "finish_action"]
+    assert Judge(s, 0).base == start + 2 and settled(s, 0) == {(5, 5), (10, 11)}
+
+
+def test_greedy_values_a_resettlement_step_by_its_card_score():
+    s = _resettling({(5, 6): "W"})
+    scored = {
+        (tuple(c["from"]), tuple(c["to"])): value
+        for value, c in scored_commands(RULESET, s, 0)
+        if c["type"] == "move_settlement"
+    }
+    assert max(scored, key=scored.__getitem__) == ((5, 4), (5, 5))
+    assert scored[((5, 4), (5, 5))] == pytest.approx(1 - MOVE_THRESHOLD)  # Fishermen +1
+    assert all(v < 0 for move, v in scored.items() if move != ((5, 4), (5, 5)))
+
+
+def test_greedy_values_a_wagon_move_as_a_piece_not_as_a_new_settlement():
+    # Next to the farm the wagon takes no tile: the move must not look like a settlement's.
+    s = put_piece(_open(held=("wagon",), locations={(12, 5): "farm"}), 0, (12, 2))
+    moves = {
+        tuple(c["to"]): value
+        for value, c in scored_commands(RULESET, s, 0)
+        if c["type"] == "use_tile" and "from" in c
+    }
+    assert moves[(12, 4)] == FIXED["move_piece"]
+    assert GREEDY(RULESET, s, 0, random.Random(0)) == {"type": "end_turn"}
 
 
 def test_greedy_chooses_the_sword_victims_settlement_from_public_facts():

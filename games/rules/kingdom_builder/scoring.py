@@ -14,7 +14,8 @@ Position file (``score_position``), all keys but the first three optional:
 - ``city_halls``: ``{"0": [row, col], ...}``: the centre of each player's city hall (it
   and its 6 neighbours count as that player's settlements);
 - ``walls``: ``[[row, col], ...]``: Nomads stone walls (they only fill hexes);
-- ``pieces``: ``{"0": {"warriors": [[r, c], ...], "wagon": [r, c], "ship": [r, c]}}``;
+- ``pieces``: ``{"0": {"warriors": [[r, c], ...], "wagon": [r, c], "ship": [r, c]}}``
+  (warriors on the 5 terrains, the wagon there or on a mountain, the ship on water);
 - ``pieces_score``: true to count warriors, wagons and ships as settlements (the later
   Crossroads ruling); by default they leave the board before scoring.
 """
@@ -32,6 +33,9 @@ from games.rules.kingdom_builder.terrain import LETTER_TERRAIN
 
 CASTLE_GOLD = 3
 GAINS = ("treasure",)  # gold earned during play that is no card's
+# Grid letters each Crossroads piece cannot stand on: warriors on the 5 terrains only,
+# the wagon also on a mountain, the ship on water only.
+PIECE_FORBIDDEN = {"warrior": "SLNWM", "wagon": "SLNW", "ship": "GCDFTMSLN."}
 
 
 class BadPosition(IllegalCommand, ValueError):
@@ -208,10 +212,10 @@ def score_position(position: dict[str, Any]) -> dict[str, Any]:
     for seat, pieces in _by_seat(position, "pieces").items():
         if not isinstance(pieces, dict) or set(pieces) - {"warriors", "wagon", "ship"}:
             raise BadPosition(f"pieces of seat {seat}: an object with warriors, wagon, ship.")
-        placed = list(pieces.get("warriors") or [])
-        placed += [pieces[k] for k in ("wagon", "ship") if pieces.get(k) is not None]
-        for pair in placed:
-            i = hexes.claim(pair, f"a piece of seat {seat}", "SLN")
+        placed = [("warrior", pair) for pair in pieces.get("warriors") or []]
+        placed += [(k, pieces[k]) for k in ("wagon", "ship") if pieces.get(k) is not None]
+        for kind, pair in placed:
+            i = hexes.claim(pair, f"a {kind} of seat {seat}", PIECE_FORBIDDEN[kind])
             if counted:
                 players.setdefault(seat, set()).add(i)
     gold = _by_seat(position, "gold")

@@ -235,6 +235,23 @@ def test_a_move_to_a_location_does_not_pay_in_game_card_bonuses():
     assert types_of(events) == ["settlement_moved", "tile_taken"] and s.gold[0] == 0
 
 
+def test_shepherds_never_pays_for_a_move_where_a_build_would_pay():
+    # No empty desert touches (5, 6), so a build there pays (the far one keeps the card).
+    s = nomad_cards_position(
+        {0: [(5, 4)]},
+        ["shepherds"],
+        letters={(5, 6): "D", (15, 15): "D"},
+        fill="C",
+        held={0: [("paddock", (0, 0))]},
+    )
+    s.card = "desert"
+    built, events = play(s, build(5, 6))
+    assert gold_events(events) == [("shepherds", 2)] and built.gold[0] == 2
+    moved, events = play(s, use("paddock", (5, 6), (5, 4)))  # the same hex, by a move
+    assert types_of(events) == ["settlement_moved"]
+    assert gold_events(events) == [] and moved.gold[0] == 0 and moved.earned[0] == {}
+
+
 def test_workers_and_merchants_count_nomad_spaces():
     b = board({(5, 5): "N", (5, 9): "S"})
     assert workers(b, {0: own((5, 4), (5, 6), (9, 9))}, 0) == 2

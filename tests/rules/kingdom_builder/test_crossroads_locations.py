@@ -222,3 +222,98 @@ def test_the_crossroads_tile_is_never_used_by_hand():
     s = position({0: [(5, 5)]}, held={0: [("crossroads", (0, 0))]}, **CROSSROADS)
     assert not commands_of(s, "use_tile")
     assert refused(s, {"type": "use_tile", "tile": "crossroads", "to": [5, 6]}) == "passive_tile"
+
+
+# ---- the pieces' own rulings --------------------------------------------------------------------
+def test_a_ship_may_stand_and_sail_next_to_a_warrior():
+    water = {(5, 6): "W", (5, 7): "W", (5, 8): "W"}
+    s = position({0: [(5, 5)]}, water, held={0: [("lighthouse", (0, 0))]}, **CROSSROADS)
+    s = warrior(s, 1, (4, 7))  # guards (5, 6) and (5, 7)
+    assert {(5, 6), (5, 7)} <= hexes(s.guarded)
+    s, events = play(s, use("lighthouse", (5, 6)))
+    assert types(events) == ["piece_placed"] and s.ship[0] == h(5, 6)
+    assert hexes(lighthouse(s, 0)["move"][h(5, 6)]) == {(5, 7), (5, 8)}
+
+
+def test_a_wagons_move_is_blocked_by_warriors_and_other_wagons():
+    lane = {(12, c): "G" for c in range(8, 18)}  # a strip of land in a lake
+    s = position({0: [(12, 8)]}, lane, fill="W", held={0: [("wagon", (0, 0))]}, **CROSSROADS)
+    s = put_wagon(s, 0, (12, 12))
+    assert hexes(wagon(s, 0)["move"][h(12, 12)]) == {(12, c) for c in (9, 10, 11, 13, 14, 15)}
+    s = warrior(put_wagon(s, 1, (12, 14)), 1, (12, 10))
+    assert hexes(wagon(s, 0)["move"][h(12, 12)]) == {(12, 11), (12, 13)}
+    assert refused(s, use("wagon", (12, 15), (12, 12))) == "illegal_target"  # not past them
+    assert refused(s, use("wagon", (12, 14), (12, 12))) == "illegal_target"  # nor onto one
+
+
+def test_a_ships_move_path_must_be_free_of_ships():
+    channel = {(12, c): "W" for c in range(9, 17)}
+    s = position({0: [(11, 9)]}, channel, held={0: [("lighthouse", (0, 0))]}, **CROSSROADS)
+    s = put_wagon(s, 0, (12, 12), "ship")
+    assert hexes(lighthouse(s, 0)["move"][h(12, 12)]) == {(12, c) for c in (9, 10, 11, 13, 14, 15)}
+    s = put_wagon(s, 1, (12, 14), "ship")
+    assert hexes(lighthouse(s, 0)["move"][h(12, 12)]) == {(12, 9), (12, 10), (12, 11), (12, 13)}
+    assert refused(s, use("lighthouse", (12, 15), (12, 12))) == "illegal_target"
+
+
+def tile_targets(s) -> dict[str, set[tuple[int, int]]]:
+    """Per tile kind, the hexes its legal commands put something on."""
+    found: dict[str, set[tuple[int, int]]] = {}
+    for command in commands_of(s, "use_tile"):
+        found.setdefault(command["tile"], set()).add(tuple(command["to"]))
+    return found
+
+
+def test_warriors_also_block_tile_builds_and_moves():
+    tiles = ["farm", "outpost", "paddock", "harbor", "city_hall"]
+    held = {0: [(kind, (0, i)) for i, kind in enumerate(tiles)]}
+    s = position({0: [(5, 4)]}, {(3, 6): "W"}, held=held, **CROSSROADS)
+    before = tile_targets(s)
+    assert before["harbor"] == {(3, 6)} and (5, 6) in before["city_hall"]
+    s = warrior(s, 1, (4, 6))  # the other player's warrior guards (4, 5), (5, 5), (3, 6)...
+    blocked = hexes(s.guarded) | {(4, 6)}
+    after = tile_targets(s)
+    assert before["farm"] - after["farm"] == {(4, 5), (5, 5)}
+    assert before["outpost"] - after["outpost"] == {(4, 5), (5, 5)}
+    assert before["paddock"] - after["paddock"] == {(3, 5), (5, 6)}  # jumps into the guard
+    assert "harbor" not in after  # its only water hex lies next to the warrior
+    assert (5, 6) not in after["city_hall"]  # that city hall would cover guarded hexes
+    assert not {t for kind in ("farm", "outpost", "paddock") for t in after[kind]} & blocked
+    assert refused(s, use("farm", (5, 5))) == "illegal_target"
+    assert refused(s, use("paddock", (5, 6), (5, 4))) == "illegal_target"
+
+
+def test_warriors_also_block_walls_resettlement_steps_and_caravan_stops():
+    s = position(
+        {0: [(5, 4)]},
+        {(5, 6): "W"},
+        held={0: [("quarry", (0, 0)), ("caravan", (0, 1))]},
+        nomad_held={0: [("resettlement", (9, 9))]},
+        nomads=True,
+        **CROSSROADS,
+    )
+    before = tile_targets(s)
+    assert {(4, 5), (5, 5)} <= before["quarry"] and (5, 5) in before["caravan"]
+    s = warrior(s, 1, (4, 6))
+    after = tile_targets(s)
+    assert before["quarry"] - after["quarry"] == {(4, 5), (5, 5)}
+    assert (5, 5) not in after["caravan"]  # the slide east would stop next to the warrior
+    s, _ = play(s, {"type": "use_nomad_tile", "tile": "resettlement"})
+    steps = hexes_in(commands_of(s, "move_settlement"), "to")
+    assert steps == around(5, 4) - {(4, 5), (5, 5)}
+
+
+def test_each_player_has_one_wagon_and_one_ship():
+    s = position(
+        {0: [(5, 5)]}, {(5, 6): "W"}, held={0: [("wagon", (0, 0)), ("lighthouse", (0, 1))]}
+    )
+    s.options = {**s.options, **CROSSROADS}
+    s = put_wagon(put_wagon(s, 1, (12, 12)), 1, (15, 15), "ship")
+    assert wagon(s, 0)["place"] and lighthouse(s, 0)["place"]  # theirs are not ours
+    s = put_wagon(put_wagon(s, 0, (4, 5)), 0, (5, 6), "ship")
+    assert wagon(s, 0)["place"] == [] and lighthouse(s, 0)["place"] == []
+    placing = [c for c in commands_of(s, "use_tile") if "from" not in c]
+    assert placing == []  # only moves and taking back are left
+    assert refused(s, use("wagon", (6, 5))) == "illegal_target"
+    s, _ = play(s, {"type": "take_back_piece", "tile": "wagon", "hex": [4, 5]})
+    assert s.wagon[0] == -1 and wagon(s, 0)["place"]  # back in the box: placeable again

@@ -7,7 +7,12 @@ import random
 import pytest
 
 from games.rules.base import IllegalCommand
-from games.rules.kingdom_builder.board import BASE_SECTIONS, CROSSROADS_SECTIONS, NOMADS_SECTIONS
+from games.rules.kingdom_builder.board import (
+    BASE_SECTIONS,
+    CROSSROADS_SECTIONS,
+    NOMADS_SECTIONS,
+    section,
+)
 from games.rules.kingdom_builder.cards import NOMADS_CARDS
 from tests.rules.kingdom_builder.helpers import RULESET, new_game
 
@@ -96,3 +101,60 @@ def test_the_expansion_locations_hold_two_tiles_each():
     assert kinds == ["barracks", "caravan", "crossroads", "monastery", "quarry", "wagon"]
     assert set(s.tiles_left.values()) == {2}
     assert len(s.board.castles) == 2 and len(s.board.nomad_spaces) == 4  # quarry's 3, caravan's 1
+
+
+# ---- the expansions' sections ------------------------------------------------------------------
+def _letters_at(name: str, letter: str, rotated: bool) -> set[tuple[int, int]]:
+    rows = section(name, rotated).rows
+    return {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == letter}
+
+
+@pytest.mark.parametrize("name", CROSSROADS_SECTIONS)
+def test_each_crossroads_section_has_one_castle_and_two_different_locations(name):
+    for rotated in (False, True):
+        laid = section(name, rotated)
+        assert len(laid.castles) == 1 and not laid.nomad_spaces
+        assert set(laid.castles) == _letters_at(name, "S", rotated)
+        kinds = [kind for _, _, kind in laid.locations]
+        # The section is named after its two locations ("monastery_and_wagon").
+        assert len(kinds) == 2 and set(kinds) == set(name.split("_and_"))
+        assert {(r, c) for r, c, _ in laid.locations} == _letters_at(name, "L", rotated)
+
+
+# Nomads sections as the board data lays them (provenance in boards.json): no castle, nomad
+# spaces instead; Quarry has one quarry hex and three nomad spaces, Caravan two caravan hexes.
+NOMADS_CONTENTS = {
+    "quarry": (["quarry"], 3),
+    "caravan": (["caravan", "caravan"], 1),
+    "village": (["village", "village"], 1),
+    "garden": (["garden", "garden"], 1),
+}
+
+
+@pytest.mark.parametrize("name", NOMADS_SECTIONS)
+def test_each_nomads_section_has_nomad_spaces_and_no_castle(name):
+    kinds, spaces = NOMADS_CONTENTS[name]
+    for rotated in (False, True):
+        laid = section(name, rotated)
+        assert laid.castles == () and _letters_at(name, "S", rotated) == set()
+        assert [kind for _, _, kind in laid.locations] == kinds
+        assert {(r, c) for r, c, _ in laid.locations} == _letters_at(name, "L", rotated)
+        assert len(laid.nomad_spaces) == spaces
+        assert set(laid.nomad_spaces) == _letters_at(name, "N", rotated)
+
+
+@pytest.mark.parametrize("names", [NOMADS_SECTIONS, CROSSROADS_SECTIONS])
+def test_every_expansion_location_holds_two_tiles_at_the_start(names):
+    events = RULESET.setup(
+        {"board": "chosen", "sections": list(names), "rotations": [False, True] * 2, **ALL},
+        2,
+        random.Random(0),
+    )
+    s = RULESET.fold(events)
+    expected = sum(len(section(name).locations) for name in names)
+    assert len(s.board.locations) == expected
+    assert s.tiles_left == dict.fromkeys(s.board.locations, 2)
+    assert {loc["tiles"] for loc in events[0].public["locations"]} == {2}
+    # Every nomad space laid gets its one face-up nomad tile.
+    assert set(s.nomad_tiles) == set(s.board.nomad_spaces)
+    assert all(tile is not None for tile in s.nomad_tiles.values())

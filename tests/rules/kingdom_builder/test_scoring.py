@@ -144,6 +144,25 @@ def test_score_position_refuses_malformed_expansion_keys(broken):
         score_position({**position, **broken})
 
 
+def test_score_position_puts_each_piece_only_where_it_may_stand():
+    position = {
+        "grid": grid({(3, 3): "W", (4, 4): "M"}),
+        "settlements": {"0": [[0, 0]]},
+        "cards": ["knights"],
+        "pieces_score": True,
+    }
+    fine = {"warriors": [[5, 5]], "wagon": [4, 4], "ship": [3, 3]}  # land, mountain, water
+    assert score_position({**position, "pieces": {"0": fine}})["players"]["0"]["knights"] == 2
+    for wrong in (
+        {"ship": [5, 5]},  # a ship on land
+        {"wagon": [3, 3]},  # a wagon on water
+        {"warriors": [[4, 4]]},  # a warrior on a mountain
+        {"warriors": [[3, 3]]},  # or on water
+    ):
+        with pytest.raises(ValueError, match="cannot hold a"):
+            score_position({**position, "pieces": {"0": wrong}})
+
+
 def test_the_engine_outcome_and_the_position_scorer_agree_with_the_expansions():
     for seed in (3, 8):
         rng = random.Random(seed)

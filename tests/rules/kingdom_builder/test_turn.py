@@ -175,6 +175,30 @@ def test_two_tiles_of_one_kind_come_only_from_two_different_hexes():
     assert sorted(t["location"] for t in s.held[0]) == [h(5, 6), h(15, 6)]
 
 
+def test_a_moved_settlement_takes_the_tile_of_a_location_it_comes_next_to():
+    # Barn moves (5, 5) onto the only grass hex, next to a tower location.
+    s = position(
+        {0: [(5, 5)]},
+        {(12, 12): "G"},
+        locations={(12, 13): "tower"},
+        held={0: [("barn", (0, 0))]},
+        fill="C",
+    )
+    s, events = play(s, use("barn", (12, 12), (5, 5)))
+    assert types(events)[:2] == ["settlement_moved", "tile_taken"]
+    assert events[1].public == {"seat": 0, "tile": "tower", "location": [12, 13]}
+    assert s.tiles_left[h(12, 13)] == 1 and h(12, 13) in s.taken_from[0]
+    tower = next(t for t in s.held[0] if t["tile"] == "tower")
+    assert tower["fresh"]  # taken this turn: usable from the next one
+
+
+def test_a_paddock_jump_next_to_a_location_takes_its_tile():
+    s = position({0: [(5, 3)]}, locations={(4, 6): "farm"}, held={0: [("paddock", (0, 0))]})
+    s, events = play(s, use("paddock", (5, 5), (5, 3)))  # adjacency is not required
+    assert types(events) == ["settlement_moved", "tile_taken"]
+    assert sorted(t["tile"] for t in s.held[0]) == ["farm", "paddock"]
+
+
 def test_a_tile_taken_this_turn_is_usable_from_the_next_turn_only():
     s = position({0: [(5, 5)]}, locations={(5, 7): "farm"})
     s, _ = play(s, build(5, 6))
