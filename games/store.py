@@ -1,7 +1,8 @@
 """The event store: load a game's table state, append events under its lock, hash chain.
 
 Loading never replays a whole long game per command: the process keeps the state at the
-head seq of recently used games, and otherwise starts from the latest snapshot.
+head seq of recently used games, and otherwise starts from the latest snapshot. A
+snapshot is written every ``SNAPSHOT_EVERY`` events and when the game ends.
 """
 
 from __future__ import annotations
@@ -175,7 +176,10 @@ def append(
     game.head_seq += len(rows)
     Game.objects.filter(pk=game.pk).update(head_seq=game.head_seq)
     ruleset = get_ruleset(game.ruleset)
-    if game.head_seq // settings.SNAPSHOT_EVERY > old_head // settings.SNAPSHOT_EVERY:
+    periodic = game.head_seq // settings.SNAPSHOT_EVERY > old_head // settings.SNAPSHOT_EVERY
+    # A game that ends keeps its final state too, so an audit can check that replaying
+    # the log gives exactly the state the game ended in, not only its outcome.
+    if periodic or table_after.over:
         Snapshot.objects.create(
             game=game, seq=game.head_seq, state=tables.dump(ruleset, table_after)
         )

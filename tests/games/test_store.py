@@ -1,14 +1,18 @@
-"""The event store: hash links, snapshots, and a per-command cost bounded by snapshots."""
+"""The event store: hash links, snapshots (periodic, and the final state of a game that
+ends), and a per-command cost bounded by snapshots."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from games import services, store
+from games import table as tables
 from games.chain import GENESIS
 from games.models import Game, GameEvent, Snapshot
 from games.rules import get_ruleset
-from tests.games.helpers import table_with_bots
+from tests.games.helpers import humans_table, make_moderator, play_out, table_with_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,3 +73,52 @@ def test_cached_state_is_reused_at_the_head(make_user, monkeypatch):
         first = table
     with store.reading(game) as table:
         assert table is first
+
+
+def ended(how: str, make_user) -> Game:
+    """A game ended by playing it out (bots), by a resignation, or by a moderator."""
+    if how == "played out":
+        return bot_game(make_user())
+    players = [make_user("ana"), make_user("bo")]
+    game = humans_table(players)
+    if how == "resigned":
+        services.game_resign(game_id=game.id, user=players[1])
+    else:
+        moderator = make_moderator(players[0])
+        services.game_abort(game_id=game.id, staff_user=moderator, reason="test")
+    return Game.objects.get(pk=game.id)
+
+
+@pytest.mark.parametrize("how", ["played out", "resigned", "aborted"])
+def test_a_game_that_ends_keeps_a_snapshot_of_its_final_state_at_its_head(make_user, settings, how):
+    settings.SNAPSHOT_EVERY = 40  # a 2-seat Kingdoms game has 150 events: not a multiple
+    game = ended(how, make_user)
+    assert game.head_seq % settings.SNAPSHOT_EVERY != 0
+    assert game.is_over
+    snapshot = Snapshot.objects.get(game=game, seq=game.head_seq)
+    replayed = tables.dump(get_ruleset(game.ruleset), store.replay(game))
+    assert snapshot.state == json.loads(json.dumps(replayed))
+    assert snapshot.state["aborted" if how == "aborted" else "finished"] is True
+
+
+def test_a_game_in_progress_has_no_snapshot_before_the_first_interval(make_user, settings):
+    settings.SNAPSHOT_EVERY = 50
+    players = [make_user("ana"), make_user("bo")]
+    game = play_out(humans_table(players), players, moves=2)
+    assert game.status == Game.Status.ACTIVE and game.head_seq < 50
+    assert not Snapshot.objects.filter(game=game).exists()
+
+
+def test_loading_an_ended_game_with_a_cold_cache_folds_no_event(make_user, monkeypatch):
+    game = ended("resigned", make_user)
+    folded = []
+    original = tables.apply
+
+    def counting(ruleset, table, event):
+        folded.append(event.type)
+        return original(ruleset, table, event)
+
+    monkeypatch.setattr(tables, "apply", counting)
+    store.state_cache.clear()
+    table = store.load_table(game)
+    assert folded == [] and table.finished
