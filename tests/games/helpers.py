@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from games import services
-from games.models import Game
+from games.chain import seed_commitment
+from games.models import Game, GameEvent
+
+# Event types after which a ruleset deals its secrets afresh: each Kingdoms epoch
+# reshuffles every tile and deals new starting tiles, so a tile face up in epoch 1 may be
+# another seat's secret starting tile (or lie unseen in the supply) in epoch 2.
+FRESH_SECRETS_AFTER: dict[str, frozenset[str]] = {"kingdoms": frozenset({"epoch_started"})}
 
 
 def table_with_bots(
@@ -90,3 +99,50 @@ def play_out(game: Game, users, moves: int | None = None, skip_seats=()) -> Game
         played += 1
     game.refresh_from_db()
     return game
+
+
+def pin_seed(game: Game, seed: str) -> Game:
+    """Give an open table a known secret seed (and its commitment) before it starts, so
+    the seating, the deal and every random draw are the same on every run."""
+    Game.objects.filter(pk=game.pk).update(seed=seed, seed_commitment=seed_commitment(seed))
+    game.refresh_from_db()
+    return game
+
+
+def string_values(value: Any) -> set[str]:
+    """Every string value inside a JSON value. Keys are left out: an option's name such as
+    "wizard" is no secret."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(string_values(v) for v in value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(*(string_values(v) for v in value))
+    return set()
+
+
+def secrets_by_seq(
+    ruleset: str, rows: Iterable[GameEvent], seat: int | None
+) -> dict[int, frozenset[str]]:
+    """For each seq, the values ``seat`` (None: a spectator) must not see just after that
+    event: what another seat or the server (private "-1") holds, minus what is public and
+    what the seat holds itself, within the current deal (a Kingdoms epoch; see
+    ``FRESH_SECRETS_AFTER``). Computed from the auditor's rows, so it is exact."""
+    fresh = FRESH_SECRETS_AFTER.get(ruleset, frozenset())
+    public: set[str] = set()
+    hidden: set[str] = set()
+    own: set[str] = set()
+    out: dict[int, frozenset[str]] = {}
+    for row in rows:
+        if row.type in fresh:
+            public, hidden, own = set(), set(), set()
+        public |= string_values(row.public)
+        for key, data in row.private.items():
+            (own if seat is not None and key == str(seat) else hidden).update(string_values(data))
+        out[row.seq] = frozenset(hidden - public - own)
+    return out
+
+
+def seed_revealed_at(rows: Iterable[GameEvent], seed: str) -> int | None:
+    """The seq of the first event that publishes the seed (None: still secret)."""
+    return next((row.seq for row in rows if seed in string_values(row.public)), None)

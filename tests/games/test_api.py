@@ -128,6 +128,57 @@ def test_stale_expected_seq_answers_409_with_head(api):
     assert response.json()["head"] == legal["seq"]
 
 
+def test_a_retried_command_answers_200_with_the_recorded_events_and_logs_once(api):
+    client = api("ana")
+    game_id = create_table(client, bots=1)["id"]
+    client.post(f"/api/tables/{game_id}/start/")
+    legal = client.get(f"/api/tables/{game_id}/legal/").json()
+    body = {
+        "command": legal["commands"][0],
+        "command_id": str(uuid.uuid4()),
+        "expected_seq": legal["seq"],
+    }
+    first = client.post(f"/api/tables/{game_id}/commands/", body, format="json")
+    assert first.status_code == 201, first.json()
+    assert first.json()["replayed"] is False and first.json()["events"]
+    logged = GameEvent.objects.filter(game_id=game_id).count()
+    # The bot has moved meanwhile, so expected_seq is stale: the retry is still answered
+    # from the log (the command_id is looked up first), not refused.
+    assert logged > legal["seq"] + len(first.json()["events"])
+    again = client.post(f"/api/tables/{game_id}/commands/", body, format="json")
+    assert again.status_code == 200, again.json()
+    assert again.json()["replayed"] is True
+    assert again.json()["events"] == first.json()["events"]
+    assert GameEvent.objects.filter(game_id=game_id, command_id=body["command_id"]).count() == 1
+    assert GameEvent.objects.filter(game_id=game_id).count() == logged
+
+
+def test_a_command_id_reused_for_another_command_is_a_409_json_error(api):
+    client = api("ana")
+    game_id = create_table(client, bots=1)["id"]
+    client.post(f"/api/tables/{game_id}/start/")
+    legal = client.get(f"/api/tables/{game_id}/legal/").json()
+    command_id = str(uuid.uuid4())
+    first = client.post(
+        f"/api/tables/{game_id}/commands/",
+        {"command": legal["commands"][0], "command_id": command_id},
+        format="json",
+    )
+    assert first.status_code == 201, first.json()
+    logged = GameEvent.objects.filter(game_id=game_id).count()
+    now_legal = client.get(f"/api/tables/{game_id}/legal/").json()["commands"]
+    other = next(c for c in now_legal if c != legal["commands"][0])
+    response = client.post(
+        f"/api/tables/{game_id}/commands/",
+        {"command": other, "command_id": command_id},
+        format="json",
+    )
+    assert response.status_code == 409
+    assert response.json()["code"] == "command_id_reused"
+    assert response.json()["message"]
+    assert GameEvent.objects.filter(game_id=game_id).count() == logged
+
+
 def test_unknown_table_and_bad_query_are_json_errors(api):
     client = api("ana")
     missing = client.get(f"/api/tables/{uuid.uuid4()}/")

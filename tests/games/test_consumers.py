@@ -13,7 +13,15 @@ from django.contrib.auth.models import AnonymousUser
 from games import selectors, services
 from games.models import GameEvent
 from games.routing import websocket_urlpatterns
-from tests.games.helpers import table_with_bots
+from tests.games.helpers import (
+    humans_table,
+    play_out,
+    secrets_by_seq,
+    seed_revealed_at,
+    string_values,
+    table_with_bots,
+    to_act,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 app = URLRouter(websocket_urlpatterns)
@@ -31,29 +39,34 @@ def legal_for(game_id, user) -> dict:
 
 
 def test_catch_up_then_live_events_in_seq_order(make_user):
-    user = make_user()
-    game = table_with_bots(user, bots=1)
-    services.game_start(game_id=game.id, user=user)
+    # Two people and no bots: nothing moves between the command and the live message, so
+    # the live message is exactly the game at its new head.
+    ana, bob = make_user("ana"), make_user("bob")
+    game = humans_table([ana, bob])
+    (seat,) = to_act(game)
+    mover = next(user for user in (ana, bob) if game.seats.get(user=user).number == seat)
 
     async def scenario():
-        ws = connect(f"/ws/games/{game.id}/?after=0", user)
+        ws = connect(f"/ws/games/{game.id}/?after=0", mover)
         connected, _ = await ws.connect()
         assert connected
         first = await ws.receive_json_from(timeout=5)
         seqs = [e["seq"] for e in first["events"]]
+        assert first["head"] == game.head_seq
         assert seqs == list(range(1, first["head"] + 1))
-        assert first["legal"], "it is our turn after the bot moved inline"
-        command = first["legal"][0]
-        await sync_to_async(services.game_submit)(game_id=game.id, user=user, command=command)
-        live = await ws.receive_json_from(timeout=5)
-        assert live["events"][0]["seq"] == first["head"] + 1
-        all_seqs = seqs + [e["seq"] for e in live["events"]]
-        assert all_seqs == sorted(set(all_seqs))
-        fresh = await sync_to_async(selectors.game_view)(
-            await sync_to_async(selectors.get_game)(game.id), live["your_seat"]
+        assert first["legal"], "it is this player's turn"
+        await sync_to_async(services.game_submit)(
+            game_id=game.id, user=mover, command=first["legal"][0]
         )
-        if fresh["seq"] == live["head"]:
-            assert fresh["state"] == live["view"]
+        live = await ws.receive_json_from(timeout=5)
+        moved = await sync_to_async(selectors.get_game)(game.id)
+        assert live["head"] == moved.head_seq > first["head"]
+        live_seqs = [e["seq"] for e in live["events"]]
+        assert live_seqs == list(range(first["head"] + 1, moved.head_seq + 1))
+        fresh = await sync_to_async(selectors.game_view)(moved, live["your_seat"])
+        assert fresh["seq"] == live["head"]
+        assert fresh["state"] == live["view"]
+        assert await ws.receive_nothing(timeout=0.2)
         await ws.disconnect()
 
     async_to_sync(scenario)()
@@ -135,3 +148,51 @@ def test_lobby_stream_announces_new_tables(make_user):
     message = async_to_sync(scenario)()
     assert message["type"] == "table"
     assert message["table"]["ruleset"] == "kingdoms"
+
+
+def test_a_seat_streams_its_own_starting_tiles_and_never_the_other_seats(make_user):
+    # Two people, no bots: every message answers one command, so the stream is the same
+    # on every run. The whole game is played, all three epochs.
+    ana, bob = make_user("ana"), make_user("bob")
+    game = humans_table([ana, bob])
+    seat = game.seats.get(user=ana).number
+
+    async def scenario() -> list[dict]:
+        ws = connect(f"/ws/games/{game.id}/?after=0", ana)
+        connected, _ = await ws.connect()
+        assert connected
+        messages = [await ws.receive_json_from(timeout=5)]
+        while messages[-1]["status"] == "active":
+            await sync_to_async(play_out)(game, [ana, bob], moves=1)
+            messages.append(await ws.receive_json_from(timeout=5))
+        await ws.disconnect()
+        return messages
+
+    messages = async_to_sync(scenario)()
+    game.refresh_from_db()
+    assert game.status == "finished"
+    rows = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    assert [e["seq"] for m in messages for e in m["events"]] == [r.seq for r in rows]
+    secrets = secrets_by_seq("kingdoms", rows, seat)
+    revealed = seed_revealed_at(rows, game.seed)
+    epochs = [r for r in rows if r.type == "epoch_started"]
+    theirs = [e.private[str(1 - seat)]["starting_tile"] for e in epochs]
+    assert all(tile in secrets[e.seq] for tile, e in zip(theirs, epochs, strict=True))
+    for message in messages:
+        for event in message["events"]:
+            leaked = string_values(event) & secrets[event["seq"]]
+            assert not leaked, f"event {event['seq']} shows {leaked}"
+        leaked = string_values(message["view"]) & secrets[message["head"]]
+        assert not leaked, f"the view at {message['head']} shows {leaked}"
+        assert message["head"] >= revealed or game.seed not in json.dumps(message)
+    # The seat's own starting tile of each epoch reached it, in the view and its event.
+    own = [e.private[str(seat)]["starting_tile"] for e in epochs]
+    held = [m["view"]["starting_tiles"][seat]["tile"] for m in messages]
+    assert [tile for tile in own if tile in held] == own
+    dealt = [
+        e["data"].get("starting_tile")
+        for m in messages
+        for e in m["events"]
+        if e["type"] == "epoch_started"
+    ]
+    assert dealt == own

@@ -1,12 +1,17 @@
 """No payload to seat A carries seat B's secrets, the server-only facts, or the seed.
 
 Whole all-bot games are played through the service; then, event by event, every seat's
-view and redacted events are checked against every secret not yet public at that point.
+view and redacted events are checked against every secret not yet public at that point
+(per deal: each Kingdoms epoch deals its secrets afresh). Games played by a person through
+the REST API check everything that person receives, endpoint by endpoint.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -15,20 +20,22 @@ from games import table as tables
 from games.models import Game, GameEvent
 from games.rules import all_rulesets, get_ruleset
 from games.store import to_event
-from tests.games.helpers import table_with_bots
+from tests.games.helpers import (
+    pin_seed,
+    secrets_by_seq,
+    seed_revealed_at,
+    string_values,
+    table_with_bots,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 RULESETS = [r.key for r in all_rulesets()]
+# A Kingdom Cards deal in which nobody completes a kingdom at once (so there is a game to
+# play) and seat A's first battles exchange cards.
+KINGDOM_CARDS_SEED = "redaction-kingdom-cards-0"
 
-
-def strings_in(value) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(strings_in(v) for v in value.values())) if value else set()
-    if isinstance(value, list | tuple):
-        return set().union(*(strings_in(v) for v in value)) if value else set()
-    return set()
+# (where it came from, the seq it shows, the JSON as received)
+Received = tuple[str, int, Any]
 
 
 def play_bot_game(user, ruleset: str, players: int) -> Game:
@@ -38,37 +45,181 @@ def play_bot_game(user, ruleset: str, players: int) -> Game:
     return game
 
 
+def rows_of(game: Game) -> list[GameEvent]:
+    return list(GameEvent.objects.filter(game=game).order_by("seq"))
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_seat_ever_sees_another_seats_secrets(make_user, ruleset):
     rules = get_ruleset(ruleset)
     players = max(rules.min_players, 3) if rules.max_players >= 3 else rules.min_players
     game = play_bot_game(make_user(), ruleset, players)
     assert game.status == Game.Status.FINISHED
-    rows = list(GameEvent.objects.filter(game=game).order_by("seq"))
-    public_so_far: set[str] = set()
-    private_so_far: dict[str, set[str]] = {}
+    rows = rows_of(game)
+    viewers = [None, *range(players)]
+    secrets = {seat: secrets_by_seq(ruleset, rows, seat) for seat in viewers}
+    revealed = seed_revealed_at(rows, game.seed)
+    assert rows[revealed - 1].type == tables.GAME_FINISHED
+    # Every seat has something to hide from the others at some point (else this is vacuous).
+    assert all(any(secrets[seat].values()) for seat in viewers)
     table = None
     for row in rows:
         table = tables.apply(rules, table, to_event(row))
-        public_so_far |= strings_in(row.public)
-        for seat, data in row.private.items():
-            private_so_far.setdefault(seat, set()).update(strings_in(data))
         if table.rules is None:
             continue
-        for seat in [None, *range(players)]:
-            mine = private_so_far.get(str(seat), set()) if seat is not None else set()
-            others = (
-                set().union(*(v for k, v in private_so_far.items() if k != str(seat)))
-                if private_so_far
-                else set()
-            )
-            secret = others - public_so_far - mine
+        for seat in viewers:
             payload = [tables.view(rules, table, seat), selectors.redact(row, seat)]
-            if row.type != tables.GAME_FINISHED:
-                assert game.seed not in json.dumps(payload)
+            assert row.seq >= revealed or game.seed not in json.dumps(payload)
             # Values only: a key such as the option name "wizard" is no secret.
-            leaked = secret & strings_in(payload)
+            leaked = secrets[seat][row.seq] & string_values(payload)
             assert not leaked, f"seat {seat} sees {leaked} at event {row.seq} ({row.type})"
+
+
+def test_a_tile_public_last_epoch_is_secret_again_once_dealt_as_a_starting_tile():
+    # The check above must not let epoch 1's public tiles excuse a leak in epoch 2.
+    def row(seq: int, kind: str, public: dict, private: dict | None = None) -> Any:
+        return SimpleNamespace(seq=seq, type=kind, public=public, private=private or {})
+
+    rows = [
+        row(
+            1,
+            "epoch_started",
+            {"epoch": 1},
+            {"0": {"starting_tile": "-2"}, "-1": {"supply": ["+3a", "dragon"]}},
+        ),
+        row(2, "tile_drawn", {"seat": 0, "tile": "+3a"}),
+        row(
+            3,
+            "epoch_started",
+            {"epoch": 2},
+            {
+                "0": {"starting_tile": "dragon"},
+                "1": {"starting_tile": "+3a"},
+                "-1": {"supply": ["-2"]},
+            },
+        ),
+    ]
+    for_seat_0 = secrets_by_seq("kingdoms", rows, 0)
+    assert for_seat_0[1] == {"+3a", "dragon"}
+    assert for_seat_0[2] == {"dragon"}
+    assert for_seat_0[3] == {"+3a", "-2"}
+    assert secrets_by_seq("kingdoms", rows, None)[3] == {"+3a", "-2", "dragon"}
+
+
+# ---- through the REST API ---------------------------------------------------------------
+def play_seat_through_rest(client, game_id: str, max_commands: int | None = None) -> list[Received]:
+    """Play the client's seat (its first legal command each time; bots move inline) and
+    keep every payload it receives: the table, the new events, the view after each new
+    event, the legal commands and each command's answer."""
+    base = f"/api/tables/{game_id}"
+    received: list[Received] = []
+    after = commands = 0
+    while True:
+        detail = client.get(f"{base}/").json()
+        received.append(("table", detail["view_seq"], detail))
+        events = client.get(f"{base}/events/?after={after}&limit=1000").json()["events"]
+        received += [("events", e["seq"], e) for e in events]
+        for seq in range(after + 1, after + len(events) + 1):
+            view = client.get(f"{base}/view/?at={seq}").json()
+            assert view["seq"] == seq
+            received.append(("view", seq, view))
+        after += len(events)
+        if detail["status"] != "active" or commands == max_commands:
+            return received
+        legal = client.get(f"{base}/legal/").json()
+        received.append(("legal", legal["seq"], legal))
+        assert legal["commands"], "bots move inline, so the game waits for this seat"
+        response = client.post(
+            f"{base}/commands/",
+            {
+                "command": legal["commands"][0],
+                "command_id": str(uuid.uuid4()),
+                "expected_seq": legal["seq"],
+            },
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+        body = response.json()
+        received += [("command", e["seq"], e) for e in body["events"]]
+        received.append(("command", body["head_seq"], {**body, "events": []}))
+        commands += 1
+
+
+def assert_nothing_secret_reached(
+    received: list[Received], secrets: dict[int, frozenset[str]], seed: str, seed_from: int
+) -> None:
+    """No payload shows a value secret at its seq, nor the seed before event ``seed_from``."""
+    for where, seq, payload in received:
+        leaked = string_values(payload) & secrets[seq]
+        assert not leaked, f"{where} at seq {seq} shows {leaked}"
+    before_reveal = [(w, s, p) for w, s, p in received if s < seed_from]
+    assert before_reveal
+    for where, seq, payload in before_reveal:
+        assert seed not in json.dumps(payload), f"{where} at seq {seq} shows the seed"
+
+
+def rest_table(client, ruleset: str, bots: int, seed: str | None = None) -> str:
+    response = client.post("/api/tables/", {"ruleset": ruleset, "seats": bots + 1}, format="json")
+    assert response.status_code == 201, response.json()
+    game_id = response.json()["id"]
+    for _ in range(bots):
+        client.post(f"/api/tables/{game_id}/bots/", {"level": "easy"}, format="json")
+    if seed is not None:
+        pin_seed(Game.objects.get(pk=game_id), seed)
+    assert client.post(f"/api/tables/{game_id}/start/").status_code == 200
+    return game_id
+
+
+def test_kingdoms_over_rest_never_shows_other_seats_starting_tiles_supply_or_seed(api):
+    client = api("ana")
+    game_id = rest_table(client, "kingdoms", bots=2)
+    received = play_seat_through_rest(client, game_id)
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.Status.FINISHED
+    rows = rows_of(game)
+    seat = game.seats.get(user=client.user).number
+    secrets = secrets_by_seq("kingdoms", rows, seat)
+    epochs = [r for r in rows if r.type == "epoch_started"]
+    assert len(epochs) == 3
+    for epoch in epochs:
+        # Each epoch's other starting tiles and whole supply are secret when dealt.
+        others = {
+            d["starting_tile"] for k, d in epoch.private.items() if k not in {str(seat), "-1"}
+        }
+        assert len(others) == 2
+        assert others | set(epoch.private["-1"]["supply"]) <= secrets[epoch.seq]
+    revealed = seed_revealed_at(rows, game.seed)
+    assert rows[revealed - 1].type == tables.GAME_FINISHED
+    assert_nothing_secret_reached(received, secrets, game.seed, revealed)
+    # The seat did receive its own starting tile of every epoch.
+    own = [e.private[str(seat)]["starting_tile"] for e in epochs]
+    shown = [
+        payload["state"]["starting_tiles"][seat]["tile"]
+        for where, seq, payload in received
+        if where == "view" and seq in {e.seq for e in epochs}
+    ]
+    assert shown == own
+    assert {where for where, _, _ in received} == {"table", "events", "view", "legal", "command"}
+
+
+def test_kingdom_cards_over_rest_never_shows_another_seats_cards_or_the_seed(api):
+    client = api("ana")
+    game_id = rest_table(client, "kingdom-cards", bots=2, seed=KINGDOM_CARDS_SEED)
+    received = play_seat_through_rest(client, game_id, max_commands=25)
+    game = Game.objects.get(pk=game_id)
+    rows = rows_of(game)
+    seat = game.seats.get(user=client.user).number
+    secrets = secrets_by_seq("kingdom-cards", rows, seat)
+    dealt = rows[1]
+    assert dealt.type == "cards_dealt"
+    for other in {"0", "1", "2"} - {str(seat)}:
+        assert set(dealt.private[other]["hand"]) <= secrets[dealt.seq]
+    # Cards changed hands in battles meanwhile, so later secrets differ from the deal's.
+    assert any(r.type == "bids_exchanged" for r in rows), sorted({r.type for r in rows})
+    assert seed_revealed_at(rows, game.seed) is None
+    assert_nothing_secret_reached(received, secrets, game.seed, rows[-1].seq + 1)
+    views = [p["state"] for where, s, p in received if where == "view" and s == dealt.seq]
+    assert views[0]["hand"] == dealt.private[str(seat)]["hand"]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -77,9 +228,7 @@ def test_server_only_facts_never_leave_the_server(make_user, ruleset):
     game = play_bot_game(make_user(), ruleset, rules.min_players)
     for seat in [None, *range(rules.min_players)]:
         events = selectors.events_after(game, seat, 0, limit=100000)
-        for event, row in zip(
-            events, GameEvent.objects.filter(game=game).order_by("seq"), strict=True
-        ):
+        for event, row in zip(events, rows_of(game), strict=True):
             server_only = row.private.get("-1")
             if server_only:
                 assert json.dumps(server_only)[1:-1] not in json.dumps(event["data"])

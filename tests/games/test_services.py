@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 
 import pytest
+from django.db import connections
 
 from games import services
 from games.errors import ServiceError
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
 from games.store import replay
-from tests.games.helpers import make_moderator, table_with_bots
+from tests.conftest import needs_postgres
+from tests.games.helpers import make_moderator, pin_seed, table_with_bots, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -217,3 +220,106 @@ def test_abort_needs_the_moderation_permission_and_appends_an_event(make_user):
     assert last.type == "game_aborted"
     assert last.actor == "staff:mod"
     assert last.public["reason"] == "cheating report"
+
+
+# A five-player Kingdom Cards deal in which at least two seats besides the first
+# challenger can lay a group at once (found by trying seeds; the test says if it stops).
+BYSTANDERS_SEED = "kingdom-cards-bystanders-0"
+
+
+def kingdom_cards_battle(make_user) -> tuple[Game, dict[int, object], int, list[int]]:
+    """Five people at a pinned deal; seat 0 challenges a seat that cannot lay a group.
+    Returns the game, users by seat, the defender, and two bystanders who can lay one."""
+    users = [make_user(f"p{i}") for i in range(5)]
+    game = services.table_create(user=users[0], ruleset="kingdom-cards", seats=5)
+    for user in users[1:]:
+        services.table_join(game_id=game.id, user=user)
+    pin_seed(game, BYSTANDERS_SEED)
+    services.game_start(game_id=game.id, user=users[0])
+    by_seat = {s.number: s.user for s in game.seats.select_related("user")}
+    rules = get_ruleset("kingdom-cards")
+
+    def can_lay(seat: int) -> bool:
+        legal = rules.legal_commands(replay(game).rules, seat)
+        return any(c["type"] == "lay_group" for c in legal)
+
+    layers = [s for s in range(1, 5) if can_lay(s)]
+    others = [s for s in range(1, 5) if s not in layers[:2]]
+    assert len(layers) >= 2, f"pick another BYSTANDERS_SEED: only {layers} can lay a group"
+    defender = others[0]
+    services.game_submit(
+        game_id=game.id, user=by_seat[0], command={"type": "challenge", "seat": defender}
+    )
+    game.refresh_from_db()
+    return game, by_seat, defender, layers[:2]
+
+
+def lay_group_of(game: Game, seat: int) -> dict:
+    legal = get_ruleset("kingdom-cards").legal_commands(replay(game).rules, seat)
+    return next(c for c in legal if c["type"] == "lay_group")
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["lower seat first", "higher seat first"])
+def test_bystanders_change_their_kingdoms_during_a_battle_in_either_order(make_user, reverse):
+    game, by_seat, defender, bystanders = kingdom_cards_battle(make_user)
+    assert to_act(game) >= {defender, *bystanders}
+    first, second = reversed(bystanders) if reverse else bystanders
+    head = game.head_seq
+    commands = {seat: lay_group_of(game, seat) for seat in bystanders}
+    # No expected_seq: each is decided at whatever head the lock finds.
+    done = [
+        services.game_submit(game_id=game.id, user=by_seat[seat], command=commands[seat])
+        for seat in (first, second)
+    ]
+    assert [e.seq for e in done[0].events] == list(range(head + 1, done[0].head_seq + 1))
+    assert [e.seq for e in done[1].events] == list(
+        range(done[0].head_seq + 1, done[1].head_seq + 1)
+    )
+    rows = list(GameEvent.objects.filter(game=game, seq__gt=head).order_by("seq"))
+    laid = [(r.actor, r.public["seat"], r.public["cards"]) for r in rows if r.type == "group_laid"]
+    assert laid == [(f"seat:{seat}", seat, commands[seat]["cards"]) for seat in (first, second)]
+    assert [r.command for r in rows if r.command is not None] == [commands[first], commands[second]]
+    # The battle still waits for its defender, whose client last saw the head before.
+    assert defender in to_act(game)
+    bid = get_ruleset("kingdom-cards").legal_commands(replay(game).rules, defender)[0]
+    assert bid["type"] == "bid"
+    with pytest.raises(ServiceError) as err:
+        services.game_submit(
+            game_id=game.id, user=by_seat[defender], command=bid, expected_seq=head
+        )
+    assert err.value.status == 409 and err.value.code == "stale_seq"
+    assert err.value.extra["head"] == done[1].head_seq
+    assert GameEvent.objects.filter(game=game).count() == done[1].head_seq
+
+
+@needs_postgres
+def test_bystanders_changing_at_the_same_moment_are_appended_one_after_the_other(make_user):
+    game, by_seat, _, bystanders = kingdom_cards_battle(make_user)
+    head = game.head_seq
+    commands = {seat: lay_group_of(game, seat) for seat in bystanders}
+    together = threading.Barrier(len(bystanders))
+    done: dict[int, services.Submitted] = {}
+    failed: list[BaseException] = []
+
+    def change(seat: int) -> None:
+        together.wait()
+        try:
+            done[seat] = services.game_submit(
+                game_id=game.id, user=by_seat[seat], command=commands[seat]
+            )
+        except BaseException as exc:  # reported below, in the test's thread
+            failed.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=change, args=(seat,)) for seat in bystanders]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failed == []
+    # Whichever took the lock first appended first; the other followed at the next seq.
+    spans = sorted((r.events[0].seq, r.head_seq) for r in done.values())
+    assert spans[0][0] == head + 1 and spans[1][0] == spans[0][1] + 1
+    seqs = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, spans[1][1] + 1))

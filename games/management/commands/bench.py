@@ -1,7 +1,12 @@
 """Benchmarks. Each measurement prints one JSON line (name, n, rate, p50/p99).
 
-python manage.py bench commands [--games 10] [--players 2]
+python manage.py bench commands [--games 10] [--players 2] [--max-commands N]
 python manage.py bench rules kingdom-builder [--games 50] [--players 4]
+
+``commands`` also prints the cost of a command by seq in one game (early: seq ~10, mid,
+late: the last 60 commands; in the long game seq ~1500) with the warm state cache and with
+it cleared before every command, and whether each late/early and late/mid ratio is within
+the promised 1.3x.
 """
 
 from __future__ import annotations
@@ -24,6 +29,11 @@ from games import table as tables
 from games.models import Game
 from games.rules import all_rulesets, get_ruleset
 from games.rules.base import Event, Ruleset
+
+# The design's promise: a command late in a long game costs at most 1.3x one early in it.
+COST_RATIO_LIMIT = 1.3
+# (first, last) head seq of the early window: the commands around seq ~10.
+EARLY_SEQS = (1, 20)
 
 
 def _ms(seconds: list[float], q: int) -> float:
@@ -53,6 +63,13 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=None)
         parser.add_argument("--players", type=int, default=None)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--max-commands",
+            type=int,
+            default=None,
+            help="stop each game played through the service after this many commands "
+            "(smoke runs; the cost-by-seq windows then overlap)",
+        )
 
     def handle(self, *args, **options) -> None:
         keys = {r.key for r in all_rulesets()}
@@ -70,11 +87,13 @@ class Command(BaseCommand):
         games = options["games"] or 10
         players = options["players"] or 2
         rng = random.Random(options["seed"])
+        cap = options["max_commands"]
         user, _ = get_user_model().objects.get_or_create(username="bench-runner")
         with override_settings(BOT_RUNNER="none"):
             samples: list[float] = []
             for _ in tqdm(range(games), desc="kingdoms games", disable=games < 2):
-                samples += [t for _, t in self._play(user, "kingdoms", players, rng, "medium")]
+                timed = self._play(user, "kingdoms", players, rng, "medium", max_commands=cap)
+                samples += [t for _, t in timed]
             lines = [_line("commands kingdoms (warm state cache)", samples, players=players)]
             # Per-command cost against the game's length. Kingdoms ends by ~130 events, so
             # the longest legal game we host (Kingdom Cards, 5 seats, a player who keeps
@@ -84,7 +103,9 @@ class Command(BaseCommand):
                 ("kingdom-cards", 5, "kingdom-cards long game"),
             ]:
                 for cold in (False, True):
-                    timed = self._play(user, key, seats, rng, "fidget", cold_cache=cold)
+                    timed = self._play(
+                        user, key, seats, rng, "fidget", cold_cache=cold, max_commands=cap
+                    )
                     lines.append(_cost_by_seq(timed, label, cold))
         return lines
 
@@ -96,8 +117,10 @@ class Command(BaseCommand):
         rng: random.Random,
         level: str,
         cold_cache: bool = False,
+        max_commands: int | None = None,
     ) -> list[tuple[int, float]]:
-        """Play one all-bot game through the service; (head seq, seconds) per command."""
+        """Play one all-bot game through the service (or its first ``max_commands``
+        commands); (head seq before the command, seconds) per command."""
         rules = get_ruleset(key)
         game = services.table_create(user=user, ruleset=key, seats=players, join=False)
         for _ in range(players):
@@ -107,7 +130,7 @@ class Command(BaseCommand):
         timed: list[tuple[int, float]] = []
         while True:
             game = Game.objects.get(pk=game.id)
-            if game.status != Game.Status.ACTIVE:
+            if game.status != Game.Status.ACTIVE or len(timed) == max_commands:
                 return timed
             with store.reading(game) as table:
                 seat = min(tables.to_act(rules, table))
@@ -151,7 +174,7 @@ class Command(BaseCommand):
             {
                 "name": f"replay (fold), {rules.key}",
                 "n": events,
-                "per_second": round(events / fold_seconds),
+                "per_second": round(events / fold_seconds) if fold_seconds else None,
             },
         ]
 
@@ -170,20 +193,33 @@ def _random_game(rules: Ruleset, players: int, rng: random.Random) -> list[Event
 
 
 def _cost_by_seq(timed: list[tuple[int, float]], label: str, cold: bool) -> dict[str, Any]:
-    """Median command cost early, midway and late in one game, and their ratios."""
+    """Median command cost early (seq ~10), midway and late in one game, their ratios, and
+    whether each late ratio keeps the promise (``*_within_1_3x``; ``within_1_3x`` is the
+    promise itself: late against early)."""
     last = max(seq for seq, _ in timed)
-    windows = {"early": (0, 20), "mid": (last // 2 - 30, last // 2 + 30), "late": (last - 60, last)}
+    windows = {
+        "early": EARLY_SEQS,
+        "mid": (last // 2 - 30, last // 2 + 30),
+        "late": (last - 60, last),
+    }
     medians = {
         name: statistics.median([t for seq, t in timed if low <= seq <= high])
         for name, (low, high) in windows.items()
     }
+    ratios = {
+        "late_over_early": round(medians["late"] / medians["early"], 2),
+        "late_over_mid": round(medians["late"] / medians["mid"], 2),
+    }
     cache = "cold cache: snapshot + tail per command" if cold else "warm cache"
     return {
         "name": f"cost by seq, {label}, {cache}",
+        "commands": len(timed),
+        "last_seq": last,
         "seq_windows": {name: list(w) for name, w in windows.items()},
         **{f"{name}_p50_ms": round(m * 1000, 3) for name, m in medians.items()},
-        "late_over_early": round(medians["late"] / medians["early"], 2),
-        "late_over_mid": round(medians["late"] / medians["mid"], 2),
+        **ratios,
+        **{f"{name}_within_1_3x": r <= COST_RATIO_LIMIT for name, r in ratios.items()},
+        "within_1_3x": ratios["late_over_early"] <= COST_RATIO_LIMIT,
     }
 
 
