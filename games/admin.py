@@ -126,6 +126,8 @@ class GameEventAdmin(ModeratorAccess, admin.ModelAdmin):
 
 @admin.register(Snapshot)
 class SnapshotAdmin(admin.ModelAdmin):
+    """Read-only: snapshots are a cache of folds of the event log, written by the store."""
+
     list_display = ("game", "seq", "created_at")
     fields = ("game", "seq", "created_at")
     readonly_fields = fields
@@ -134,4 +136,9 @@ class SnapshotAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    # Not even for superusers: only the store writes or drops them, keeping them in step
+    # with the log.
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

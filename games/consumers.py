@@ -74,6 +74,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         game = selectors.get_game(self.game_id)
         return selectors.viewer_seat(game, self.scope.get("user"))
 
+    def _still_active(self) -> bool:
+        user = self.scope.get("user")
+        model = get_user_model()
+        return user is not None and model.objects.filter(pk=user.pk, is_active=True).exists()
+
     @database_sync_to_async
     def _head(self) -> int:
         return selectors.get_game(self.game_id).head_seq
@@ -83,6 +88,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         game = selectors.get_game(self.game_id)
         if self.seat is None:  # a watcher who joined the table before it started
             self.seat = selectors.viewer_seat(game, self.scope.get("user"))
+        elif not self._still_active():
+            # Banned while connected: the REST API no longer knows this account, so the
+            # stream stops sending its seat's secrets too (a bot plays that seat now).
+            self.seat = None
         view = selectors.game_view(game, self.seat)
         events = [
             e

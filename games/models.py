@@ -226,6 +226,8 @@ class ModerationRecord(models.Model):
         UNBAN = "unban", "lifted a ban"
         RESOLVE_REPORT = "resolve_report", "resolved a report"
         DISMISS_REPORT = "dismiss_report", "dismissed a report"
+        DISCONNECT = "disconnect", "closed a game's live connections"
+        HOST_ACTION = "host_action", "acted as another table's host"
 
     action = models.CharField(max_length=20, choices=Action.choices)
     moderator = models.ForeignKey(

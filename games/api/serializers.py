@@ -39,7 +39,8 @@ class CommandSerializer(serializers.Serializer):
 
 
 class AbortSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500, allow_blank=True, default="")
+    # Required like every moderation reason: players see it with the game_aborted event.
+    reason = serializers.CharField(max_length=500)
 
 
 class SignupSerializer(serializers.Serializer):

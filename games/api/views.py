@@ -11,12 +11,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import publish, selectors, services
+from games import selectors, services
 from games.api import serializers
 from games.api.permissions import IsModerator
 from games.errors import ServiceError
 from games.models import Game
 from games.rules import all_rulesets
+from games.services import moderation
 
 
 def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
@@ -150,14 +151,15 @@ class TableAbort(_TableAction):
 
 
 class TableDisconnect(_TableAction):
-    """Close every socket of a game: clients reconnect and catch up by seq (moderation)."""
+    """Close every socket of a game: clients reconnect and catch up by seq (moderation,
+    recorded with who and why like the other moderation actions)."""
 
     permission_classes = [IsModerator]
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=serializers.ReasonSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, game_id: str) -> Response:
-        game = selectors.get_game(game_id)
-        publish.streams_closed(game.id)
+        body = _valid(serializers.ReasonSerializer, request.data)
+        moderation.close_streams(game_id=game_id, moderator=request.user, reason=body["reason"])
         return Response({"closed": True})
 
 

@@ -17,6 +17,7 @@ from games.errors import Conflict, Forbidden, NotFound, ServiceError, from_illeg
 from games.models import Game, Seat
 from games.rules import get_ruleset
 from games.rules.base import IllegalCommand
+from games.services import moderation
 from games.services.writing import (
     BOT_LEVELS,
     BOT_THINK_SECONDS_RANGE,
@@ -32,9 +33,14 @@ def _require_open(game: Game) -> None:
         raise Conflict("table_not_open", "This table has already started.")
 
 
-def _require_host(game: Game, user: AbstractBaseUser) -> None:
-    if game.created_by_id != user.pk and not user.is_staff:
+def _require_host(game: Game, user: AbstractBaseUser, what: str) -> None:
+    """The host, or a moderator (e.g. to start a table its host abandoned): being staff
+    is not enough, and a moderator's doing so at another's table goes on the record."""
+    if game.created_by_id is not None and game.created_by_id == user.pk:
+        return
+    if not moderation.can_moderate(user):
         raise Forbidden("forbidden", "Only the table's host can do that.")
+    moderation.record_host_action(game=game, moderator=user, what=what)
 
 
 @transaction.atomic
@@ -128,7 +134,7 @@ def table_leave(*, game_id: uuid.UUID, user: AbstractBaseUser) -> None:
 def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium") -> Seat:
     game = locked(game_id)
     _require_open(game)
-    _require_host(game, user)
+    _require_host(game, user, f"added a bot ({level})")
     if level not in BOT_LEVELS:
         raise ServiceError("bad_bot_level", f"Bot level must be one of {', '.join(BOT_LEVELS)}.")
     _require_room(game)
@@ -141,7 +147,7 @@ def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium"
 def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> None:
     game = locked(game_id)
     _require_open(game)
-    _require_host(game, user)
+    _require_host(game, user, f"removed a bot (seat id {seat_id})")
     deleted, _ = game.seats.filter(pk=seat_id, user__isnull=True).delete()
     if not deleted:
         raise NotFound("not_found", "No such bot at this table.")
@@ -152,7 +158,7 @@ def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> N
 def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
     game = locked(game_id)
     _require_open(game)
-    _require_host(game, user)
+    _require_host(game, user, "started the game")
     rules = get_ruleset(game.ruleset)
     seats = list(game.seats.select_related("user").order_by("joined_order"))
     low, high = rules.seat_range(game.options)

@@ -2,7 +2,8 @@
 
 Only active staff with the ``games.moderate`` permission may call these. Each writes a
 ``ModerationRecord`` (who, what, whom, why); those that change a game (kick, abort) also
-append an event to its log with the actor ``staff:<name>``.
+append an event to its log with the actor ``staff:<name>``. Closing a game's sockets and
+acting as another player's table host (start, bots) are recorded too.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import publish, store
+from games import publish, selectors, store
 from games import table as tables
 from games.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.models import ChatMessage, Game, ModerationRecord, Report, Seat
@@ -23,6 +24,8 @@ from players.models import Mute
 
 MODERATE = "games.moderate"
 Action = ModerationRecord.Action
+DISCONNECT = Action.DISCONNECT
+HOST_ACTION = Action.HOST_ACTION
 
 
 def can_moderate(user: AbstractBaseUser | None) -> bool:
@@ -65,7 +68,8 @@ def _staff(moderator: AbstractBaseUser) -> store.Actor:
 def game_abort(*, game_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str) -> Submitted:
     """End a game without a result (``game_aborted``, the seed revealed)."""
     require_moderator(staff_user)
-    reason = (reason or "").strip()[:500]
+    # The reason is shown with the game_aborted event to every player: it must say why.
+    reason = _reason(reason)
     game = locked(game_id)
     if game.status == Game.Status.OPEN:
         game.status = Game.Status.ABORTED
@@ -80,6 +84,25 @@ def game_abort(*, game_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str)
     result = decide_and_append(game, _staff(staff_user), None, command, uuid.uuid4())
     _record(staff_user, Action.ABORT, reason, game=game, event_seq=result.events[0].seq)
     return result
+
+
+@transaction.atomic
+def close_streams(*, game_id: uuid.UUID | str, moderator: AbstractBaseUser, reason: str) -> None:
+    """Close every live socket of a game (clients reconnect and catch up by seq)."""
+    require_moderator(moderator)
+    reason = _reason(reason)
+    game = selectors.get_game(game_id)
+    _record(moderator, DISCONNECT, reason, game=game)
+    # Only once the record is stored: a refused or failed call closes nothing.
+    transaction.on_commit(lambda: publish.streams_closed(game.id))
+
+
+def record_host_action(*, game: Game, moderator: AbstractBaseUser, what: str) -> ModerationRecord:
+    """A moderator did what only a table's host may (start it, add or remove a bot):
+    on the record, since the host did not ask for it."""
+    require_moderator(moderator)
+    host = game.created_by.get_username() if game.created_by_id else "no one"
+    return _record(moderator, HOST_ACTION, f"{what} at {host}'s table", game=game)
 
 
 @transaction.atomic

@@ -116,6 +116,34 @@ def test_a_banned_player_is_refused_at_once_on_an_open_socket(table, make_user):
     async_to_sync(scenario)()
 
 
+def test_a_muted_player_may_read_and_report_but_not_talk_until_the_mute_is_lifted(table, make_user):
+    game, ana, bob = table
+    mod = make_moderator(make_user("mod"))
+    line = services.chat_post(game_id=game.id, user=ana, body="rude")
+    services.mute_player(player=bob, moderator=mod, reason="spam")
+
+    async def scenario():
+        ws = connect(game.id, bob)
+        await ws.connect()
+        history = await ws.receive_json_from(timeout=5)
+        await ws.send_json_to({"type": "say", "body": "let me talk"})
+        refused = await ws.receive_json_from(timeout=5)
+        await ws.send_json_to({"type": "report", "message": line.pk, "reason": "rude"})
+        reported = await ws.receive_json_from(timeout=5)
+        await sync_to_async(services.unmute_player)(player=bob, moderator=mod, reason="ok")
+        await ws.send_json_to({"type": "say", "body": "thanks"})
+        said = await ws.receive_json_from(timeout=5)
+        await ws.disconnect()
+        return history, refused, reported, said
+
+    history, refused, reported, said = async_to_sync(scenario)()
+    assert [m["body"] for m in history["messages"]] == ["rude"]
+    assert refused["type"] == "error" and refused["code"] == "muted"
+    assert reported["type"] == "reported" and Report.objects.get().reporter == bob
+    assert said["type"] == "message" and said["message"]["body"] == "thanks"
+    assert [m.body for m in game.chat.order_by("id")] == ["rude", "thanks"]
+
+
 def test_unknown_table_chat_is_refused(make_user):
     user = make_user()
 

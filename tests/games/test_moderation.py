@@ -1,16 +1,24 @@
 """Moderation: each action by a moderator, recorded with who and why; kicks and aborts
-in the game's log too; the report queue; bans and mutes taking effect."""
+in the game's log too; the report queue; bans and mutes taking effect; the admin's
+read-only logs."""
 
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from games import audit_trail, services
 from games.errors import ServiceError
 from games.exports import audit
-from games.models import ChatMessage, Game, GameEvent, ModerationRecord, Report
+from games.models import ChatMessage, Game, GameEvent, ModerationRecord, Report, Snapshot
+from games.routing import websocket_urlpatterns
+from games.services.moderation import DISCONNECT, HOST_ACTION, close_streams
 from players.models import Mute
 from tests.games.helpers import humans_table, make_moderator, play_out
 
@@ -95,7 +103,10 @@ def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(f
     services.kick_player(game_id=game.id, moderator=mod, player=cy, reason="threats")
     services.ban_account(player=bob, moderator=mod, reason="repeated insults")
     services.lift_ban(player=bob, moderator=mod, reason="appeal accepted")
+    close_streams(game_id=game.id, moderator=mod, reason="stuck clients")
     services.game_abort(game_id=game.id, staff_user=mod, reason="the table fell apart")
+    waiting = services.table_create(user=ana, ruleset="kingdoms", seats=3)
+    services.bot_add(game_id=waiting.id, user=mod, level="easy")  # at ana's table
 
     records = ModerationRecord.objects.all()
     assert {r.action for r in records} == set(Action.values)
@@ -111,7 +122,12 @@ def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(f
     # ...and on the game's audit page.
     trail = audit_trail.audit_report(Game.objects.get(pk=game.id))
     assert {m["moderator"] for m in trail["moderation"]} == {"mod"}
-    assert {m["action"] for m in trail["moderation"]} >= {"kick", "abort", "hide_message"}
+    assert {m["action"] for m in trail["moderation"]} >= {
+        "kick",
+        "abort",
+        "hide_message",
+        "disconnect",
+    }
     staff_lines = [e for e in trail["timeline"] if e["actor"] == "staff:mod"]
     assert len(staff_lines) == 3
     assert audit(Game.objects.get(pk=game.id)).passed
@@ -129,12 +145,124 @@ def test_moderators_only(trio, make_user):
         ),
         lambda who: services.ban_account(player=trio[0], moderator=who, reason="x"),
         lambda who: services.game_abort(game_id=game.id, staff_user=who, reason="x"),
+        lambda who: close_streams(game_id=game.id, moderator=who, reason="x"),
     ]
     for actor in (trio[1], staff):
         for attempt in attempts:
             with pytest.raises(ServiceError) as err:
                 attempt(actor)
             assert err.value.status == 403
+    assert not ModerationRecord.objects.exists()
+
+
+# ---- abort and closing sockets need a reason -------------------------------------------
+def test_aborting_needs_a_reason_from_the_service_and_the_api(trio, mod):
+    game = humans_table(trio[:2])
+    waiting = services.table_create(user=trio[2], ruleset="kingdoms", seats=2)
+    for table in (game, waiting):
+        for reason in ("", "   "):
+            with pytest.raises(ServiceError) as err:
+                services.game_abort(game_id=table.id, staff_user=mod, reason=reason)
+            assert (err.value.code, err.value.status) == ("reason_required", 400)
+    client = APIClient()
+    client.force_authenticate(mod)
+    for body in ({}, {"reason": ""}, {"reason": "  "}):
+        response = client.post(f"/api/tables/{game.id}/abort/", body, format="json")
+        assert response.status_code == 400
+        assert response.json()["code"] == "invalid" and "reason" in response.json()["message"]
+    assert Game.objects.get(pk=game.id).status == Game.Status.ACTIVE
+    assert Game.objects.get(pk=waiting.id).status == Game.Status.OPEN
+    assert not GameEvent.objects.filter(type="game_aborted").exists()
+    assert not ModerationRecord.objects.exists()
+    response = client.post(f"/api/tables/{game.id}/abort/", {"reason": "bug"}, format="json")
+    assert response.status_code == 200 and response.json()["status"] == "aborted"
+    assert record_of(Action.ABORT).reason == "bug"
+
+
+def test_closing_a_games_sockets_is_recorded_with_who_and_why(trio, mod, make_user):
+    game = humans_table(trio[:2])
+    client = APIClient()
+    client.force_authenticate(make_user("staff", staff=True))
+    url = f"/api/tables/{game.id}/disconnect/"
+    refused = client.post(url, {"reason": "stuck"}, format="json")
+    assert refused.status_code == 403 and refused.json()["code"]
+    client.force_authenticate(mod)
+    for body in ({}, {"reason": " "}):
+        response = client.post(url, body, format="json")
+        assert response.status_code == 400 and response.json()["code"] == "invalid"
+    assert not ModerationRecord.objects.exists()
+    response = client.post(url, {"reason": "clients stuck after the deploy"}, format="json")
+    assert response.status_code == 200 and response.json() == {"closed": True}
+    record = record_of(DISCONNECT)
+    assert (record.moderator, record.moderator_name, record.game_id) == (mod, "mod", game.id)
+    assert record.reason == "clients stuck after the deploy"
+    missing = client.post(
+        "/api/tables/00000000-0000-0000-0000-000000000000/disconnect/",
+        {"reason": "x"},
+        format="json",
+    )
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+
+
+def test_closing_a_games_sockets_closes_them_after_the_record_is_stored(trio, mod):
+    game = humans_table(trio[:2])
+    app = URLRouter(websocket_urlpatterns)
+
+    async def scenario():
+        ws = WebsocketCommunicator(app, f"/ws/games/{game.id}/")
+        ws.scope["user"] = trio[0]
+        await ws.connect()
+        await ws.receive_json_from(timeout=5)
+        await sync_to_async(close_streams)(game_id=game.id, moderator=mod, reason="stuck")
+        closed = await ws.receive_output(timeout=5)
+        await ws.wait()
+        return closed
+
+    closed = async_to_sync(scenario)()
+    assert closed == {"type": "websocket.close", "code": 4000}
+    assert record_of(DISCONNECT).reason == "stuck"
+
+
+# ---- acting as a table's host -------------------------------------------------------
+def test_a_moderator_may_act_as_another_tables_host_and_it_is_recorded(trio, mod):
+    host, guest, _ = trio
+    table = services.table_create(user=host, ruleset="kingdoms", seats=4)
+    services.table_join(game_id=table.id, user=guest)
+    services.bot_add(game_id=table.id, user=host, level="easy")  # the host: no record
+    assert not ModerationRecord.objects.exists()
+    bot = services.bot_add(game_id=table.id, user=mod, level="medium")
+    services.bot_remove(game_id=table.id, user=mod, seat_id=bot.pk)
+    services.bot_add(game_id=table.id, user=mod, level="easy")
+    services.game_start(game_id=table.id, user=mod)
+    assert Game.objects.get(pk=table.id).status == Game.Status.ACTIVE
+    records = ModerationRecord.objects.filter(action=HOST_ACTION).order_by("id")
+    assert [r.reason for r in records] == [
+        "added a bot (medium) at ana's table",
+        f"removed a bot (seat id {bot.pk}) at ana's table",
+        "added a bot (easy) at ana's table",
+        "started the game at ana's table",
+    ]
+    assert {(r.moderator_name, r.game_id) for r in records} == {("mod", table.id)}
+
+
+def test_staff_without_the_permission_cannot_act_as_another_tables_host(trio, make_user):
+    host, guest, _ = trio
+    staff = make_user("staff", staff=True)
+    table = services.table_create(user=host, ruleset="kingdoms", seats=3)
+    services.table_join(game_id=table.id, user=guest)
+    bot = services.bot_add(game_id=table.id, user=host, level="easy")
+    attempts = [
+        lambda who: services.bot_add(game_id=table.id, user=who, level="easy"),
+        lambda who: services.bot_remove(game_id=table.id, user=who, seat_id=bot.pk),
+        lambda who: services.game_start(game_id=table.id, user=who),
+    ]
+    for who in (staff, guest):
+        for attempt in attempts:
+            with pytest.raises(ServiceError) as err:
+                attempt(who)
+            assert (err.value.code, err.value.status) == ("forbidden", 403)
+    assert Game.objects.get(pk=table.id).status == Game.Status.OPEN
+    assert table.seats.count() == 3
     assert not ModerationRecord.objects.exists()
 
 
@@ -269,3 +397,67 @@ def test_staff_without_the_permission_get_no_moderation_actions(trio, make_user,
     assert response.status_code in (200, 403)
     assert Game.objects.get(pk=game.id).status == Game.Status.ACTIVE
     assert not ModerationRecord.objects.exists()
+
+
+def test_the_admin_abort_action_appends_a_game_aborted_event_and_needs_a_reason(trio, mod, client):
+    game = humans_table(trio[:2])
+    head = game.head_seq
+    client.force_login(mod)
+    again = admin_action(client, "games/game", "abort_games", [game.pk], reason="")
+    assert again.status_code == 200 and b'name="reason"' in again.content, "asked again"
+    assert Game.objects.get(pk=game.id).status == Game.Status.ACTIVE
+    admin_action(client, "games/game", "abort_games", [game.pk], reason="server fault")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.head_seq == head + 1
+    aborted = GameEvent.objects.get(game=game, seq=game.head_seq)
+    assert (aborted.type, aborted.actor) == ("game_aborted", "staff:mod")
+    assert aborted.public["reason"] == "server fault"
+    assert aborted.public["seed"] == game.seed, "the seed is revealed for the audit"
+    assert record_of(Action.ABORT).event_seq == aborted.seq
+    assert audit(game).passed, audit(game).problems
+
+
+@pytest.mark.parametrize("who", ["moderator", "superuser"])
+def test_the_admin_refuses_to_change_or_delete_events(trio, mod, make_user, client, who):
+    game = humans_table(trio[:2])
+    event = GameEvent.objects.get(game=game, seq=1)
+    user = mod if who == "moderator" else get_user_model().objects.create_superuser("root")
+    client.force_login(user)
+    base = f"/admin/games/gameevent/{event.pk}"
+    assert client.get(f"{base}/change/").status_code == 200, "may read it"
+    assert client.post(f"{base}/change/", {"type": "forged"}).status_code == 403
+    assert client.get(f"{base}/delete/").status_code == 403
+    assert client.post(f"{base}/delete/", {"post": "yes"}).status_code == 403
+    client.post(
+        "/admin/games/gameevent/",
+        {"action": "delete_selected", "_selected_action": [event.pk], "post": "yes"},
+    )
+    request = RequestFactory().get("/admin/games/gameevent/")
+    request.user = user
+    model_admin = admin.site._registry[GameEvent]
+    assert not model_admin.has_delete_permission(request, event)
+    assert not model_admin.has_change_permission(request, event)
+    assert "delete_selected" not in model_admin.get_actions(request)
+    assert GameEvent.objects.get(pk=event.pk).type == event.type
+    assert GameEvent.objects.filter(game=game).count() == game.head_seq
+
+
+def test_the_admin_refuses_to_delete_snapshots_even_for_a_superuser(trio, client, settings):
+    settings.SNAPSHOT_EVERY = 1
+    game = humans_table(trio[:2])
+    snapshot = Snapshot.objects.filter(game=game).first()
+    assert snapshot is not None
+    root = get_user_model().objects.create_superuser("root")
+    client.force_login(root)
+    assert client.get(f"/admin/games/snapshot/{snapshot.pk}/delete/").status_code == 403
+    assert client.post(f"/admin/games/snapshot/{snapshot.pk}/delete/").status_code == 403
+    client.post(
+        "/admin/games/snapshot/",
+        {"action": "delete_selected", "_selected_action": [snapshot.pk], "post": "yes"},
+    )
+    request = RequestFactory().get("/admin/games/snapshot/")
+    request.user = root
+    model_admin = admin.site._registry[Snapshot]
+    assert not model_admin.has_delete_permission(request, snapshot)
+    assert "delete_selected" not in model_admin.get_actions(request)
+    assert Snapshot.objects.filter(pk=snapshot.pk).exists()
