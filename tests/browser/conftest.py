@@ -3,7 +3,8 @@
 The server runs in a subprocess in the embedded mode (SQLite in a temporary file,
 in-memory channel layer, bot turns in a thread): ``DATABASE_URL`` and ``REDIS_URL`` are
 removed from its environment. pytest-django's database fixtures do not reach it, so
-players sign up through the page.
+players sign up through the page; ``server_env.manage(...)`` runs a ``manage.py`` command
+against the same database (``moderator_token`` uses it to make a moderator).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.browser.helpers import api_post
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -56,9 +59,34 @@ def _wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: flo
     raise RuntimeError(f"the server did not open port {port}:\n{log.read_text()[-3000:]}")
 
 
+@dataclass
+class ServerEnv:
+    """The browser server's environment: its port, its working directory (with the SQLite
+    file) and the process environment that ``manage.py`` commands share with it."""
+
+    port: int
+    workdir: Path
+    env: dict[str, str]
+
+    def manage(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+        """Run ``manage.py <args>`` against the server's database; fails with its output."""
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), *args],
+            cwd=ROOT,
+            env=self.env,
+            timeout=timeout,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
+        return done
+
+
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``manage.py runserver`` (daphne) on a free port, migrated, killed on teardown."""
+def server_env(tmp_path_factory: pytest.TempPathFactory) -> ServerEnv:
+    """The embedded mode (SQLite in a temporary file, in-memory channel layer, bot turns in
+    a thread) on a free port, migrated."""
     workdir = tmp_path_factory.mktemp("browser-server")
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
@@ -72,16 +100,27 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         PYTHONUNBUFFERED="1",
     )
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run(
-        [*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120
-    )
-    log = workdir / "server.log"
+    server = ServerEnv(port=port, workdir=workdir, env=env)
+    server.manage("migrate", "--noinput", "-v", "0")
+    return server
+
+
+@pytest.fixture(scope="session")
+def server_url(server_env: ServerEnv) -> Iterator[str]:
+    """``manage.py runserver`` (daphne) on the environment's port, killed on teardown."""
+    port = server_env.port
+    log = server_env.workdir / "server.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"],
+            [
+                sys.executable,
+                str(ROOT / "manage.py"),
+                "runserver",
+                f"127.0.0.1:{port}",
+                "--noreload",
+            ],
             cwd=ROOT,
-            env=env,
+            env=server_env.env,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -95,6 +134,19 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def moderator_token(server_env: ServerEnv, server_url: str) -> str:
+    """A moderator's API token: signed up through the API, made a moderator with
+    ``manage.py moderator`` on the server's database."""
+    name = f"mod{os.getpid() % 10000}"
+    token = api_post(server_url, "/api/auth/signup/", {"username": name, "password": PASSWORD})[
+        "token"
+    ]
+    done = server_env.manage("moderator", name)
+    assert f"{name} is a moderator" in done.stdout
+    return token
 
 
 @pytest.fixture(scope="session")

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+import time
+import urllib.request
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
 TABLE_URL = re.compile(r"/tables/[0-9a-f-]{36}/$")
+# The game's own stream (not the table chat's, /ws/games/<id>/chat/).
+GAME_SOCKET = re.compile(r"/ws/games/[0-9a-f-]{36}/(\?|$)")
 
 
 def create_table(
@@ -73,3 +77,87 @@ def frames_json(frames: list[str | bytes]) -> list[dict]:
 
 def wait_for_your_turn(page: Page, timeout: float = 20000) -> None:
     expect(page.locator("#turn-banner")).to_have_attribute("data-your-turn", "1", timeout=timeout)
+
+
+def first_showing(selector: str, *players, timeout: float = 20):
+    """The first of ``players`` whose page shows ``selector`` (polls, fails on timeout)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for player in players:
+            if player.page.locator(selector).count():
+                return player
+        players[0].page.wait_for_timeout(100)
+    raise AssertionError(f"no player's page shows {selector}")
+
+
+def whose_turn(*players, timeout: float = 20):
+    """The one of ``players`` whose page says it is their turn."""
+    return first_showing("#turn-banner[data-your-turn='1']", *players, timeout=timeout)
+
+
+def api_post(base: str, path: str, body: dict, token: str | None = None) -> dict:
+    """POST JSON to the server from the test process (no browser, no session)."""
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Accept": "application/json"},
+        method="POST",
+    )
+    if token:
+        request.add_header("Authorization", f"Token {token}")
+    with urllib.request.urlopen(request, timeout=15) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def string_values(payload) -> set[str]:
+    """Every string value in a JSON payload (not the keys: the option "wizard" is a key,
+    the Wizard tile a value)."""
+    found: set[str] = set()
+    stack = [payload]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.add(item)
+    return found
+
+
+def record_frames(page: Page) -> list[str | bytes]:
+    """Every frame the page receives on the game's sockets from now on (reconnections too)."""
+    frames: list[str | bytes] = []
+
+    def on_socket(ws) -> None:
+        if GAME_SOCKET.search(ws.url):
+            ws.on("framereceived", lambda payload: frames.append(payload))
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def seat_two_players(host, guest, ruleset: str, options: dict[str, bool] | None = None):
+    """The host creates a two-seat table, the guest joins from their lobby (it appears there
+    live) and opens the table page; the host starts the game from the lobby. Returns the
+    table id and the game frames each page received (recorded from before the start)."""
+    table_id = create_table(host.page, ruleset, seats=2, options=options)
+    guest_card = guest.page.locator(f".table-card[data-table-id='{table_id}']")
+    expect(guest_card).to_be_visible()
+    guest_card.get_by_role("button", name="Join").click()
+    host_card = host.page.locator(f".table-card[data-table-id='{table_id}']")
+    expect(host_card.locator(".seat-line")).to_have_count(2)
+    frames = {host.name: record_frames(host.page), guest.name: record_frames(guest.page)}
+    guest.page.goto(f"/tables/{table_id}/")
+    expect(guest.page.locator("#prelude")).to_contain_text("2 of 2 seats")
+    start_from_lobby(host.page, table_id)
+    return table_id, frames
+
+
+def events_in(frames: list[str | bytes]) -> list[dict]:
+    """The game events in a page's frames, as that page received them."""
+    return [event for news in frames_json(frames) for event in news.get("events") or []]
+
+
+def views_in(frames: list[str | bytes]) -> list[dict]:
+    return [news["view"] for news in frames_json(frames) if news.get("view")]

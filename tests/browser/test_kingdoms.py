@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import (
+    GAME_SOCKET,
     api_json,
+    api_post,
     create_table,
     frames_json,
     log_seqs,
     start_from_lobby,
+    string_values,
     wait_for_your_turn,
 )
 
 pytestmark = pytest.mark.browser
-
-# The game's own stream (not the table chat's, /ws/games/<id>/chat/).
-GAME_SOCKET = re.compile(r"/ws/games/[0-9a-f-]{36}/(\?|$)")
 
 
 def test_kingdoms_with_bots_from_the_lobby_to_the_result(new_player, artifacts):
@@ -77,8 +76,13 @@ def test_kingdoms_with_bots_from_the_lobby_to_the_result(new_player, artifacts):
     # Resigned players rank last; each line shows its breakdown by epoch.
     expect(rows.last).to_contain_text(ana.name)
     expect(rows.first.locator(".breakdown-list")).to_contain_text("epoch 3")
-    head = api_json(page, f"/api/tables/{table_id}/")["head_seq"]
+    table = api_json(page, f"/api/tables/{table_id}/")
+    head = table["head_seq"]
     assert log_seqs(page) == list(range(1, head + 1))
+    # The resigned seat ranks last, alone (the bots may tie above it: a shared place).
+    ranking = table["outcome"]["ranking"]
+    me = page.evaluate("window.kingdomTable.yourSeat")
+    assert ranking[-1] == [me]
     page.screenshot(path=artifacts / "table-kingdoms-result.png", full_page=True)
 
     # Replay: step back to the start and forward again with the buttons.
@@ -96,25 +100,9 @@ def test_kingdoms_with_bots_from_the_lobby_to_the_result(new_player, artifacts):
 
     # The profile lists the game with its place.
     page.click("[data-testid='nav-profile']")
-    expect(page.locator(".games-table tbody tr")).to_contain_text("3 of 3")
+    expect(page.locator(".games-table tbody tr")).to_contain_text(f"{len(ranking)} of 3")
     page.screenshot(path=artifacts / "profile.png", full_page=True)
     assert ana.errors == []
-
-
-def string_values(payload) -> set[str]:
-    """Every string value in a JSON payload (not the keys: the option "wizard" is a key,
-    the Wizard tile a value)."""
-    found: set[str] = set()
-    stack = [payload]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str):
-            found.add(item)
-    return found
 
 
 def test_two_players_each_see_only_their_own_starting_tile(
@@ -211,14 +199,19 @@ def place_a_castle(page, name: str, placed: int) -> None:
     expect(page.locator("#log li", has_text=f"{name} placed a rank-1 castle")).to_have_count(placed)
 
 
-def test_the_page_recovers_when_the_server_closes_its_socket(new_player):
+def test_the_page_recovers_when_the_server_closes_its_socket(
+    new_player, server_url, moderator_token
+):
     ana = new_player("ana")
     page = ana.page
     table_id = create_table(page, "kingdoms", seats=3, bots=2)
     routes = []
     lost = []
+    closed_by_server: list[int | None] = []
 
     def route(ws):
+        # A pass-through between the page and the real server that only watches (and
+        # loses one message, below); the close comes from the server.
         server = ws.connect_to_server()
         routes.append(ws)
         first_connection = len(routes) == 1
@@ -236,7 +229,12 @@ def test_the_page_recovers_when_the_server_closes_its_socket(new_player):
                     return
             ws.send(message)
 
+        def server_closed(code, reason):
+            closed_by_server.append(code)
+            ws.close(code=code, reason=reason)
+
         server.on_message(from_server)
+        server.on_close(server_closed)
 
     page.route_web_socket(GAME_SOCKET, route)
     start_from_lobby(page, table_id)
@@ -253,17 +251,26 @@ def test_the_page_recovers_when_the_server_closes_its_socket(new_player):
     assert lost, "a news message was dropped on its way to the page"
     expect(page.locator(f"#log li[data-seq='{lost[0]}']")).to_have_count(1)
 
-    # The server closes the socket (as moderation does, code 4000) and the game moves on
-    # meanwhile: the page says so, reconnects and fills in what it missed.
+    # A moderator closes the game's sockets (POST .../disconnect/: the consumer closes with
+    # code 4000) and the game moves on meanwhile: the page says so, reconnects and fills
+    # in what it missed.
     wait_for_your_turn(page)
-    routes[-1].close(code=4000, reason="closed by the server")
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+    sockets = len(routes)
+    closed = api_post(
+        server_url,
+        f"/api/tables/{table_id}/disconnect/",
+        {"reason": "browser test: server-side close"},
+        token=moderator_token,
+    )
+    assert closed == {"closed": True}
     page.wait_for_function("() => window.connStates.some(s => s.startsWith('down:reconnecting'))")
-    expect(page.locator("#conn")).to_contain_text("reconnecting")
+    assert closed_by_server == [4000], "the server closed the page's socket, with code 4000"
     page.click("[data-castle-rank='2']")
     page.locator(".kingdoms-board .target").first.click()
     expect(page.locator("#log li", has_text=f"{ana.name} placed a rank-2 castle")).to_have_count(1)
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
-    assert len(routes) >= 2, "the page opened a new socket"
+    assert len(routes) == sockets + 1, "the page opened one new socket"
     place_a_castle(page, ana.name, 3)
 
     # At our turn nothing moves: the log holds every event once, in order.

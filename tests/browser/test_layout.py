@@ -74,3 +74,58 @@ def test_phone_width_lobby_and_table_fit_and_play_by_keyboard(new_player, artifa
     page.goto("/")
     expect(page.locator("html.shapes-on")).to_have_count(1)
     assert ana.errors == []
+
+
+def test_phone_width_kingdom_builder_fits_and_builds_by_keyboard(new_player, artifacts):
+    ana = new_player("ana", width=360, height=740)
+    page = ana.page
+    table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    expect(page.locator(".kb-board .hex")).to_have_count(400)
+    wait_for_your_turn(page)
+    assert_no_sideways_scroll(page, "the Kingdom Builder table")
+    # The board keeps a usable hex size and scrolls in its own box instead of the page.
+    wrap = page.locator(".kb-board-wrap")
+    assert wrap.evaluate("el => el.getBoundingClientRect().right") <= 361
+
+    # Keyboard: a highlighted hex takes the focus, Enter builds on it.
+    target = page.locator(".kb-board .hex.target").first
+    row, col = target.get_attribute("data-row"), target.get_attribute("data-col")
+    target.focus()
+    assert page.evaluate("document.activeElement.dataset.focusKey") == f"hex-{row}-{col}"
+    page.keyboard.press("Enter")
+    built = page.locator("#log li", has_text=f"{ana.name} builds on")
+    expect(built).to_have_count(1)
+    expect(built).to_contain_text(f"[{row}, {col}]")
+    assert_no_sideways_scroll(page, "the Kingdom Builder table after a move")
+    page.screenshot(path=artifacts / "table-kingdom-builder-phone.png", full_page=True)
+    assert ana.errors == []
+
+
+def test_phone_width_kingdom_cards_fits_and_plays_by_keyboard(new_player, artifacts):
+    ana = new_player("ana", width=360, height=740)
+    page = ana.page
+    table_id = create_table(
+        page, "kingdom-cards", seats=2, bots=1, options={"allow_two_players": True}
+    )
+    start_from_lobby(page, table_id)
+    expect(page.locator(".kc-hand .kc-hand-item")).to_have_count(9)
+    # Two seats: we challenge the bot, or the bot challenges us and we bid a card.
+    choice = page.locator("#kc-challenge button, .kc-hand .kc-card.target[data-bid]")
+    expect(choice.first).to_be_visible()
+    assert_no_sideways_scroll(page, "the Kingdom Cards table")
+
+    # Keyboard: focus the highlighted choice, Enter (for a card: Enter again on "Bid").
+    target = choice.first
+    is_card = target.get_attribute("data-card") is not None
+    target.focus()
+    page.keyboard.press("Enter")
+    if is_card:
+        expect(target).to_have_attribute("aria-pressed", "true")
+        page.locator("#kc-bid").focus()
+        page.keyboard.press("Enter")
+    verb = "bid" if is_card else "challenged"
+    expect(page.locator("#log li", has_text=f"{ana.name} {verb}")).to_have_count(1)
+    assert_no_sideways_scroll(page, "the Kingdom Cards table after a move")
+    page.screenshot(path=artifacts / "table-kingdom-cards-phone.png", full_page=True)
+    assert ana.errors == []

@@ -20,3 +20,44 @@ def test_a_table_with_hard_bots_sets_their_thinking_time(new_player):
     assert table["bot_think_seconds"] == 0.5
     assert [seat["bot"] for seat in table["seats"]] == [None, "hard"]
     assert ana.errors == []
+
+
+def test_seats_from_a_table_card_join_leave_and_bots_with_a_level(new_player):
+    ana = new_player("ana")
+    bo = new_player("bo")
+    table_id = create_table(ana.page, "kingdoms", seats=3)
+    card = ana.page.locator(f".table-card[data-table-id='{table_id}']")
+    expect(card.locator(".seat-line")).to_have_count(1)
+
+    # A bot of the level picked on the card takes a seat; Bo's lobby shows it live.
+    card.get_by_label("Bot level").select_option("hard")
+    card.get_by_role("button", name="Add bot").click()
+    expect(card.locator(".seat-line")).to_have_count(2)
+    expect(card.locator(".seat-line").last).to_contain_text("(hard)")
+    expect(card).to_contain_text("hard bots think")
+    seats = api_json(ana.page, f"/api/tables/{table_id}/")["seats"]
+    assert [seat["bot"] for seat in seats] == [None, "hard"]
+    bo_card = bo.page.locator(f".table-card[data-table-id='{table_id}']")
+    expect(bo_card.locator(".seat-line")).to_have_count(2)
+    # Only the host may remove a bot.
+    expect(bo_card.get_by_role("button", name="Remove", exact=False)).to_have_count(0)
+
+    # Bo joins and leaves from the card; the host's card follows live.
+    bo_card.get_by_role("button", name="Join").click()
+    expect(bo_card.get_by_role("button", name="Leave")).to_be_visible()
+    expect(card.locator(".seat-line", has_text=bo.name)).to_have_count(1)
+    bo_card.get_by_role("button", name="Leave").click()
+    expect(bo_card.get_by_role("button", name="Join")).to_be_visible()
+    expect(card.locator(".seat-line", has_text=bo.name)).to_have_count(0)
+    seats = api_json(ana.page, f"/api/tables/{table_id}/")["seats"]
+    assert [seat["user"] for seat in seats if not seat["bot"]] == [ana.name]
+
+    # The host removes the bot: the seat is free again, on both lobbies.
+    bot_name = seats[1]["name"]
+    card.get_by_role("button", name=f"Remove {bot_name}").click()
+    expect(card.locator(".seat-line")).to_have_count(1)
+    expect(bo_card.locator(".seat-line")).to_have_count(1)
+    expect(card).not_to_contain_text("hard bots think")
+    seats = api_json(ana.page, f"/api/tables/{table_id}/")["seats"]
+    assert [(seat["user"], seat["bot"]) for seat in seats] == [(ana.name, None)]
+    assert ana.errors == [] and bo.errors == []
