@@ -21,6 +21,17 @@ from games.rules import all_rulesets
 from players.ratings import ratings_for
 
 
+def shared_place(ranking: list[list[int]], seat: int) -> int | None:
+    """The seat's place as results are usually printed: players who tie share a place
+    and the next place is skipped (two tied winners, then 3rd)."""
+    ahead = 0
+    for group in ranking:
+        if seat in group:
+            return ahead + 1
+        ahead += len(group)
+    return None
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -46,9 +57,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
         place = score = None
         if game.outcome and seat and seat.number is not None:
-            for index, group in enumerate(game.outcome["ranking"]):
-                if seat.number in group:
-                    place = index + 1
+            place = shared_place(game.outcome["ranking"], seat.number)
             score = game.outcome.get("scores", {}).get(str(seat.number))
         name = names.get(game.ruleset, game.ruleset)
         if game.status == Game.Status.ACTIVE:

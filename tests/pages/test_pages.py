@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games import services
+from players.views import shared_place
 from tests.games.helpers import table_with_bots
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +140,9 @@ def test_profile_shows_the_players_ratings_with_a_link_to_the_leaderboard(client
     body = client.get(reverse("profile", args=["ana"])).content.decode()
     assert "Ratings" in body and "1523" in body
     assert reverse("leaderboard", args=["kingdoms"]) in body
+
+
+def test_players_who_tie_share_a_place_and_the_next_place_is_skipped():
+    ranking = [[2, 0], [1]]
+    assert [shared_place(ranking, seat) for seat in (0, 1, 2)] == [1, 3, 1]
+    assert shared_place(ranking, 3) is None
