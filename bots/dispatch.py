@@ -12,6 +12,13 @@ The clock sweep follows the same setting: with ``celery`` Celery beat runs
 lazily (when a timed game's clock is pressed, or a game stream connects); with
 ``inline`` / ``none`` nothing sweeps by itself (tests call ``services.clock_sweep``;
 ``manage.py sweep_clocks --loop`` serves any other deployment).
+
+Each sweep also nudges stalled bot turns (``nudge_stalled_bot_turns``): a turn whose task
+was lost (killed at its hard limit, which Celery acks; a soft limit that gave up; the
+in-process queue lost in a restart; a failed after-commit hook) is otherwise never played
+again, since only the write path's after-commit schedules bot turns. A nudge goes through
+``schedule_bot_turns``, and the command id derived from (game, seq, seat) makes a
+duplicate nudge (several sweepers, or a nudge racing the original task) a no-op.
 """
 
 from __future__ import annotations
@@ -21,12 +28,16 @@ import queue
 import threading
 import time
 import uuid
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
+from django.db.models import Exists, OuterRef, Q, Subquery
+from django.utils import timezone
 
 from bots import turns
-from games.models import Game
+from games import table as tables
+from games.models import Game, GameEvent, Seat
 
 log = logging.getLogger(__name__)
 Job = tuple[str, int, int]
@@ -34,6 +45,9 @@ Job = tuple[str, int, int]
 # kills the worker process (hard).
 SOFT_LIMIT_SLACK = 5.0
 HARD_LIMIT_SLACK = 15.0
+# Stalled games looked at per sweep, the most recently stalled first (a lost turn is
+# nudged promptly even with many long-idle games waiting on their human players).
+STALL_BATCH = 200
 
 
 def _game(game_id: uuid.UUID | str) -> Game | None:
@@ -56,11 +70,14 @@ def task_time_limits(game: Game) -> dict[str, float]:
 
 
 def schedule_bot_turns(game_id: uuid.UUID | str) -> None:
-    runner = settings.BOT_RUNNER
     game = _game(game_id)
     jobs = _jobs_for(game) if game else []
-    if not jobs:
-        return
+    if game is not None and jobs:
+        _send(game, jobs)
+
+
+def _send(game: Game, jobs: list[Job]) -> None:
+    runner = settings.BOT_RUNNER
     if runner == "celery":
         from bots.tasks import take_turn
 
@@ -72,6 +89,55 @@ def schedule_bot_turns(game_id: uuid.UUID | str) -> None:
     elif runner == "inline":
         _inline.run(jobs)
     # "none": bots wait (tests that drive bot turns by hand, maintenance).
+
+
+# (game id, head seq) -> when this process last looked at that stalled head: it looks
+# again (and re-nudges) only BOT_STALL_SECONDS later, so a sweep every few seconds neither
+# floods the queue behind a slow worker nor reloads every idle game's state each time.
+# Per process: with several sweepers a head may be nudged once by each, which is harmless.
+_looked_at: dict[tuple[str, int], datetime] = {}
+_looked_lock = threading.Lock()
+
+
+def nudge_stalled_bot_turns(*, now: datetime | None = None) -> int:
+    """Schedule again, through ``schedule_bot_turns``'s path, every bot turn of a game
+    whose head has not moved for the table's thinking time + BOT_STALL_SECONDS; returns
+    how many turns were scheduled. Called by every clock sweep."""
+    now = now or timezone.now()
+    margin = timedelta(seconds=settings.BOT_STALL_SECONDS)
+    moved_at = GameEvent.objects.filter(game=OuterRef("pk"), seq=OuterRef("head_seq"))
+    # Bot-played seats: bots, departed players' seats (they get a bot_level) and turns
+    # the others skipped (no bot_level: only the log says so).
+    with_bots = Q(Exists(Seat.objects.filter(game=OuterRef("pk")).exclude(bot_level=""))) | Q(
+        Exists(GameEvent.objects.filter(game=OuterRef("pk"), type=tables.TURN_SKIPPED))
+    )
+    stalled = (
+        Game.objects.filter(with_bots, status=Game.Status.ACTIVE)
+        .annotate(moved_at=Subquery(moved_at.values("recorded_at")[:1]))
+        .filter(moved_at__lte=now - margin)
+        .order_by("-moved_at")[:STALL_BATCH]
+    )
+    with _looked_lock:
+        for key, when in list(_looked_at.items()):
+            if when <= now - margin:
+                del _looked_at[key]
+    nudged = 0
+    for game in stalled:
+        if game.moved_at > now - margin - timedelta(seconds=game.think_seconds):
+            continue  # a hard bot may still be thinking within its own budget
+        with _looked_lock:
+            key = (str(game.id), game.head_seq)
+            if key in _looked_at:
+                continue
+            _looked_at[key] = now
+        jobs = _jobs_for(game)
+        if jobs:
+            log.warning(
+                "game %s stalled at seq %s: bot turns %s again", game.id, game.head_seq, jobs
+            )
+            _send(game, jobs)
+            nudged += len(jobs)
+    return nudged
 
 
 class _Inline(threading.local):
@@ -133,7 +199,8 @@ def _worker() -> _Worker:
 
 
 class _ClockSweeper:
-    """Every CLOCK_SWEEP_EVERY seconds, record the timeouts of clocks that ran out."""
+    """Every CLOCK_SWEEP_EVERY seconds, record the timeouts of clocks that ran out and
+    nudge stalled bot turns (the embedded server's bot queue does not survive a restart)."""
 
     def __init__(self) -> None:
         self.stopping = threading.Event()
@@ -147,10 +214,14 @@ class _ClockSweeper:
             try:
                 close_old_connections()
                 clock_sweep()
+                nudge_stalled_bot_turns()
             except Exception:
                 log.exception("clock sweep failed")
             finally:
                 close_old_connections()
+        # A stopped sweeper leaves no database session behind (conn_max_age keeps it open
+        # otherwise, e.g. past the end of a test run).
+        connection.close()
 
 
 _the_sweeper: _ClockSweeper | None = None

@@ -111,6 +111,10 @@ SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
 # How often the clock sweep records timeouts (seconds): Celery beat with BOT_RUNNER
 # "celery", the embedded sweeper thread with "thread" (see bots/dispatch.py).
 CLOCK_SWEEP_EVERY = float(os.environ.get("CLOCK_SWEEP_EVERY", "2"))
+# Each sweep also schedules again a bot turn whose game has not moved for the table's
+# thinking time + this many seconds (a lost task; see bots/dispatch.py). Above the hard
+# limit's slack (15 s), so a turn still running is killed before it is nudged.
+BOT_STALL_SECONDS = float(os.environ.get("BOT_STALL_SECONDS", "30"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None

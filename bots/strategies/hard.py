@@ -29,7 +29,8 @@ KNOWLEDGE: dict[str, Knowledge] = {
 
 def searching(knowledge: Knowledge) -> Strategy:
     def hard(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
-        """Hard: information-set MCTS on worlds sampled from this seat's view."""
+        """Hard: Monte Carlo search on worlds sampled from this seat's view (paired
+        determinized Monte Carlo at the root for our games, SO-ISMCTS otherwise)."""
         if knowledge.paired:
             return pimc.decide(ruleset, state, seat, rng, current_budget(), knowledge).command
         return search(ruleset, state, seat, rng, current_budget(), knowledge).command

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from bots import tasks, turns
 from games import services
 from games.models import Game
 from tests.conftest import needs_redis
@@ -30,8 +32,8 @@ def database_url_for_worker() -> str:
     return ""
 
 
-@pytest.fixture
-def worker(settings):
+def start_worker(settings, pool: str = "solo", log: Path | None = None) -> subprocess.Popen:
+    """A Celery worker on a queue of its own; with ``log``, wait until it is ready."""
     if connection.vendor != "postgresql":
         pytest.fail("the Celery worker test needs DATABASE_URL (PostgreSQL) next to REDIS_URL")
     from kingdom.celery import app
@@ -58,22 +60,44 @@ def worker(settings):
             "-Q",
             settings.BOT_QUEUE,
             "--pool",
-            "solo",
+            pool,
             "--concurrency",
             "1",
             "--loglevel",
-            "WARNING",
+            "INFO" if log else "WARNING",
         ],
         cwd=ROOT,
         env=env,
+        stderr=log.open("w") if log else None,
     )
-    time.sleep(3)
-    yield process
+    if log is None:
+        time.sleep(3)
+    else:
+        wait_for(lambda: "ready." in log.read_text(), process, "the worker to be ready")
+    return process
+
+
+def stop_worker(process: subprocess.Popen) -> None:
     process.terminate()
     try:
         process.wait(timeout=15)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+def wait_for(condition, process: subprocess.Popen, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert process.poll() is None, "the worker died"
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def worker(settings):
+    process = start_worker(settings)
+    yield process
+    stop_worker(process)
 
 
 @pytest.mark.parametrize("ruleset", ["kingdoms", "kingdom-builder", "kingdom-cards"])
@@ -90,3 +114,70 @@ def test_a_worker_plays_a_four_bot_game_to_the_end(make_user, worker, ruleset):
         time.sleep(0.5)
     assert game.status == Game.Status.FINISHED
     assert game.events.filter(actor__startswith="bot:").count() > 20
+
+
+def test_a_worker_plays_a_lost_turn_once_the_sweep_nudges_it(make_user, settings, worker):
+    settings.BOT_RUNNER = "none"  # the first bot turn's task is never sent: lost
+    user = make_user()
+    game = table_with_bots(user, bots=2, join=False, level="medium")
+    services.game_start(game_id=game.id, user=user)
+    game.refresh_from_db()
+    head = game.head_seq
+    time.sleep(0.5)
+    assert Game.objects.get(pk=game.id).head_seq == head, "nothing plays a lost turn"
+    settings.BOT_RUNNER = "celery"
+    settings.BOT_STALL_SECONDS = 0
+    settings.BOT_THINK_SECONDS = 0.1
+    tasks.sweep_clocks.apply()  # Celery beat's task: the nudge goes to the worker
+    wait_for(
+        lambda: Game.objects.get(pk=game.id).status == Game.Status.FINISHED,
+        worker,
+        "the nudged game to finish",
+        seconds=300,
+    )
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def test_a_turn_whose_worker_process_dies_is_delivered_again_and_played_once(
+    make_user, settings, tmp_path
+):
+    log = tmp_path / "worker.log"
+    process = start_worker(settings, pool="prefork", log=log)
+    try:
+        user = make_user()
+        game = services.table_create(
+            user=user, ruleset="kingdom-builder", seats=2, join=False, bot_think_seconds=4.0
+        )
+        for _ in range(2):
+            services.bot_add(game_id=game.id, user=user, level="hard")
+        services.game_start(game_id=game.id, user=user)
+        game.refresh_from_db()
+        head = game.head_seq
+        ((seat, _level),) = turns.bot_seats_to_act(game)
+        wait_for(lambda: "bots.tasks.take_turn" in log.read_text(), process, "the task")
+        time.sleep(1.0)  # the hard bot thinks for 4 s: kill its process mid-search
+        assert Game.objects.get(pk=game.id).head_seq == head
+        (child,) = children_of(process.pid)
+        os.kill(child, signal.SIGKILL)
+        command_id = turns.bot_command_id(game.id, head, seat)
+        wait_for(
+            lambda: game.events.filter(command_id=command_id).exists(),
+            process,
+            "the redelivered turn",
+        )
+        assert "SIGKILL" in log.read_text(), "the worker saw its process die mid-task"
+        assert game.events.filter(command_id=command_id).count() == 1
+    finally:
+        stop_worker(process)

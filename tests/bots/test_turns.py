@@ -156,3 +156,23 @@ def test_celery_limits_follow_the_table_s_thinking_time(make_user, settings, mon
     assert sent == [
         {"args": (str(game.id), seat, game.head_seq), "queue": settings.BOT_QUEUE, **limits}
     ]
+
+
+def test_the_bot_task_is_acked_late_requeued_if_its_worker_dies_and_time_limited(
+    make_user, settings
+):
+    from bots import tasks
+    from kingdom.celery import app
+
+    settings.BOT_RUNNER = "none"
+    # Acked only once played, and put back on the queue if its worker process dies.
+    assert tasks.take_turn.acks_late is True
+    assert tasks.take_turn.reject_on_worker_lost is True
+    assert app.conf.worker_prefetch_multiplier == 1
+    assert app.conf.task_routes["bots.tasks.*"] == {"queue": settings.BOT_QUEUE}
+    # The soft limit leaves the search its whole budget and then some; the hard one
+    # comes later still, and the stall sweep waits for it before nudging a turn again.
+    game = hard_table(make_user(), 10.0)
+    limits = dispatch.task_time_limits(game)
+    assert 10.0 < limits["soft_time_limit"] < limits["time_limit"]
+    assert settings.BOT_STALL_SECONDS > dispatch.HARD_LIMIT_SLACK

@@ -1,4 +1,5 @@
-"""Record the timeouts of clocks that ran out: once, or every few seconds with --loop.
+"""Record the timeouts of clocks that ran out and nudge stalled bot turns: once, or every
+few seconds with --loop.
 
 Celery beat runs the same sweep in production and the embedded server has its own
 sweeper thread; this command serves any other deployment (cron, a systemd unit).
@@ -12,11 +13,15 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
+from bots.dispatch import nudge_stalled_bot_turns
 from games.services import clock_sweep
 
 
 class Command(BaseCommand):
-    help = "Record a clock_expired event for every clock that has run out."
+    help = (
+        "Record a clock_expired event for every clock that has run out, and schedule "
+        "again the bot turns of games stalled for longer than BOT_STALL_SECONDS."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
@@ -27,8 +32,11 @@ class Command(BaseCommand):
         while True:
             close_old_connections()
             timeouts = clock_sweep()
+            nudged = nudge_stalled_bot_turns()
             if timeouts or not options["loop"]:
                 self.stdout.write(f"{timeouts} timeout event(s) recorded")
+            if nudged or not options["loop"]:
+                self.stdout.write(f"{nudged} stalled bot turn(s) scheduled again")
             if not options["loop"]:
                 return
             time.sleep(settings.CLOCK_SWEEP_EVERY)
