@@ -149,10 +149,15 @@ def moderator_token(server_env: ServerEnv, server_url: str) -> str:
     return token
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     """Debian's chromium (never a downloaded browser); Playwright gives it a fresh
-    temporary user-data dir on every launch."""
+    temporary user-data dir on every launch.
+
+    One per test module, not per session: Playwright's sync API leaves its event loop
+    marked as running in the main thread while it is open, and Django then refuses
+    database access in the tests that follow ("You cannot call this from an async
+    context")."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's package (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
