@@ -17,7 +17,10 @@ needs_redis = pytest.mark.skipif(not HAS_REDIS, reason="needs REDIS_URL")
 
 @pytest.fixture(autouse=True)
 def _embedded_defaults(settings):
-    """Bot turns inline (no threads, no broker) and no pause between bot moves."""
+    """Bot turns inline (no threads, no broker) and no pause between bot moves; a fast
+    password hasher (the real one costs ~0.2 s per user on purpose, which the hundreds of
+    users the tests create would pay for nothing)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.BOT_RUNNER = "inline"
     settings.BOT_MOVE_DELAY = 0
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
