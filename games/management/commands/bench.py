@@ -98,15 +98,15 @@ class Command(BaseCommand):
             # Per-command cost against the game's length. Kingdoms ends by ~130 events, so
             # the longest legal game we host (Kingdom Cards, 5 seats, a player who keeps
             # rearranging their kingdom) stands in for "a long game".
-            for key, seats, label in [
-                ("kingdoms", players, "kingdoms"),
-                ("kingdom-cards", 5, "kingdom-cards long game"),
+            for key, seats, label, long_game in [
+                ("kingdoms", players, "kingdoms", False),
+                ("kingdom-cards", 5, "kingdom-cards long game", True),
             ]:
                 for cold in (False, True):
                     timed = self._play(
                         user, key, seats, rng, "fidget", cold_cache=cold, max_commands=cap
                     )
-                    lines.append(_cost_by_seq(timed, label, cold))
+                    lines.append(_cost_by_seq(timed, label, cold, long_game))
         return lines
 
     def _play(
@@ -192,10 +192,14 @@ def _random_game(rules: Ruleset, players: int, rng: random.Random) -> list[Event
     return log
 
 
-def _cost_by_seq(timed: list[tuple[int, float]], label: str, cold: bool) -> dict[str, Any]:
+def _cost_by_seq(
+    timed: list[tuple[int, float]], label: str, cold: bool, long_game: bool
+) -> dict[str, Any]:
     """Median command cost early (seq ~10), midway and late in one game, their ratios, and
-    whether each late ratio keeps the promise (``*_within_1_3x``; ``within_1_3x`` is the
-    promise itself: late against early)."""
+    whether each late ratio is within 1.3x (``*_within_1_3x``). ``within_1_3x``, the
+    promise itself (late against early), is given for the long game only: in a game of
+    ~150 events the ratio measures the position (a fuller Kingdoms board costs more to
+    copy and score), not the length of the log."""
     last = max(seq for seq, _ in timed)
     windows = {
         "early": EARLY_SEQS,
@@ -219,7 +223,8 @@ def _cost_by_seq(timed: list[tuple[int, float]], label: str, cold: bool) -> dict
         **{f"{name}_p50_ms": round(m * 1000, 3) for name, m in medians.items()},
         **ratios,
         **{f"{name}_within_1_3x": r <= COST_RATIO_LIMIT for name, r in ratios.items()},
-        "within_1_3x": ratios["late_over_early"] <= COST_RATIO_LIMIT,
+        "long_game": long_game,
+        **({"within_1_3x": ratios["late_over_early"] <= COST_RATIO_LIMIT} if long_game else {}),
     }
 
 
