@@ -8,7 +8,6 @@ from datetime import timedelta
 
 import pytest
 from django.db import connections
-from django.utils import timezone
 
 from bots import tasks
 from games import clocks, selectors, services
@@ -20,24 +19,6 @@ from tests.games.helpers import humans_table, play_out, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BLITZ = {"kind": "realtime", "minutes": 5, "increment_seconds": 10}
-_real_now = timezone.now
-
-
-class Clockwork:
-    """The server's time, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = _real_now()
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
-@pytest.fixture
-def clock(monkeypatch) -> Clockwork:
-    clockwork = Clockwork()
-    monkeypatch.setattr(timezone, "now", lambda: clockwork.now)
-    return clockwork
 
 
 @pytest.fixture

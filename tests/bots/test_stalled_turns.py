@@ -7,7 +7,6 @@ from datetime import timedelta
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
-from django.utils import timezone
 
 from bots import dispatch, tasks, turns
 from games import selectors, services
@@ -16,24 +15,6 @@ from tests.conftest import needs_postgres
 from tests.games.helpers import humans_table, table_with_bots, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
-_real_now = timezone.now
-
-
-class Clockwork:
-    """The server's time, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = _real_now()
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
-@pytest.fixture
-def clock(monkeypatch) -> Clockwork:
-    clockwork = Clockwork()
-    monkeypatch.setattr(timezone, "now", lambda: clockwork.now)
-    return clockwork
 
 
 @pytest.fixture
