@@ -52,3 +52,18 @@ def audit(game: Game) -> Verdict:
     replay against every snapshot (the final one too), and re-execution once over."""
     case = audit_case(game)
     return verify_document(case["document"], snapshots=case["snapshots"], head_seq=game.head_seq)
+
+
+def started_game(game_id: str, doing: str) -> Game:
+    """The game with this id for an audit or export, or a CommandError saying why not (no
+    such game, or one not started: its log, which starts at table_started, is empty)."""
+    from django.core.exceptions import ValidationError
+    from django.core.management.base import CommandError
+
+    try:
+        game = Game.objects.get(pk=game_id)
+    except (Game.DoesNotExist, ValidationError, ValueError) as exc:  # not a game id
+        raise CommandError(f"no game {game_id}") from exc
+    if game.head_seq == 0:
+        raise CommandError(f"game {game.id} has not started: it has no events to {doing}")
+    return game

@@ -9,12 +9,11 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from games.audit import verify_case
-from games.exports import audit_case
+from games.exports import audit_case, started_game
 from games.models import Game
 
 # Below this many games, starting worker processes costs more than it saves.
@@ -37,13 +36,7 @@ class Command(BaseCommand):
         if options["all"]:
             ids = [str(i) for i in Game.objects.filter(head_seq__gt=0).values_list("id", flat=True)]
         elif options["game_id"]:
-            try:
-                game = Game.objects.get(pk=options["game_id"])
-            except (Game.DoesNotExist, ValidationError, ValueError) as exc:  # not a game id
-                raise CommandError(f"no game {options['game_id']}") from exc
-            if game.head_seq == 0:
-                raise CommandError(f"game {game.id} has not started: it has no events to audit")
-            ids = [str(game.id)]
+            ids = [str(started_game(options["game_id"], "audit").id)]
         else:
             raise CommandError("give a game id or --all")
         jobs = options["jobs"] if options["all"] else 1
