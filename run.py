@@ -3,6 +3,7 @@
 
 python3 run.py serve   # http://127.0.0.1:8000 (SQLite, in-memory channels, in-process bots)
 python3 run.py test    # the whole test suite (PostgreSQL + Redis too when CI=true)
+python3 run.py lint    # ruff check + ruff format --check (CI runs it before the tests)
 """
 
 from __future__ import annotations
@@ -112,7 +113,16 @@ def ensure_chromium() -> None:
 def serve() -> None:
     install()
     sh(PY, "manage.py", "migrate", "--noinput")
-    os.execv(str(PY), [str(PY), "manage.py", "runserver", "127.0.0.1:8000", *sys.argv[2:]])
+    extra = sys.argv[2:]
+    # An address or port given first replaces the default one (runserver takes one only).
+    address = extra.pop(0) if extra and not extra[0].startswith("-") else "127.0.0.1:8000"
+    os.execv(str(PY), [str(PY), "manage.py", "runserver", address, *extra])
+
+
+def lint() -> None:
+    install()
+    sh(PY, "-m", "ruff", "check", ".")
+    sh(PY, "-m", "ruff", "format", "--check", ".")
 
 
 def test() -> None:
@@ -126,7 +136,7 @@ def test() -> None:
 
 
 if __name__ == "__main__":
-    commands = {"serve": serve, "test": test}
+    commands = {"serve": serve, "test": test, "lint": lint}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(__doc__)
     commands[sys.argv[1]]()

@@ -76,19 +76,36 @@ def schedule_bot_turns(game_id: uuid.UUID | str) -> None:
         _send(game, jobs)
 
 
-def _send(game: Game, jobs: list[Job]) -> None:
+def send_bot_turns(game: Game, head_seq: int, bot_turns: list[tuple[int, str]]) -> None:
+    """Schedule the (seat, level) turns the write path found to act at ``head_seq``
+    under the game's lock: no query (``schedule_bot_turns`` finds them itself)."""
+    _send(game, [(str(game.id), seat, head_seq) for seat, _ in bot_turns])
+
+
+def _send(game: Game, jobs: list[Job]) -> int:
+    """Hand ``jobs`` to the runner; returns how many it took (all but the ones a broker
+    that is down refused)."""
     runner = settings.BOT_RUNNER
     if runner == "celery":
         from bots.tasks import take_turn
 
         limits = task_time_limits(game)
+        sent = 0
         for job in jobs:
-            take_turn.apply_async(args=job, queue=settings.BOT_QUEUE, **limits)
+            try:
+                take_turn.apply_async(args=job, queue=settings.BOT_QUEUE, **limits)
+                sent += 1
+            except Exception:
+                # The broker is unreachable (Redis down): the move that led here is
+                # committed and stands; nudge_stalled_bot_turns sends this turn again.
+                log.exception("could not send bot turn %s; a clock sweep sends it later", job)
+        return sent
     elif runner == "thread":
         _worker().put_all(jobs)
     elif runner == "inline":
         _inline.run(jobs)
     # "none": bots wait (tests that drive bot turns by hand, maintenance).
+    return len(jobs)
 
 
 # (game id, head seq) -> when this process last looked at that stalled head: it looks
@@ -135,8 +152,7 @@ def nudge_stalled_bot_turns(*, now: datetime | None = None) -> int:
             log.warning(
                 "game %s stalled at seq %s: bot turns %s again", game.id, game.head_seq, jobs
             )
-            _send(game, jobs)
-            nudged += len(jobs)
+            nudged += _send(game, jobs)
     return nudged
 
 

@@ -40,6 +40,8 @@ def take_turn(game_id: str, seat: int, expected_seq: int) -> bool:
         return False
 
 
+# Routed to the ``clocks`` queue (CELERY_TASK_ROUTES): a worker of its own, never behind
+# a backlog of hard-bot turns.
 @shared_task(name="bots.tasks.sweep_clocks", ignore_result=True)
 def sweep_clocks() -> int:
     """Run by Celery beat every CLOCK_SWEEP_EVERY seconds (see kingdom/settings.py): record
@@ -47,6 +49,24 @@ def sweep_clocks() -> int:
     from bots.dispatch import nudge_stalled_bot_turns
     from games.services import clock_sweep
 
+    observe_sweep_lag()
     timeouts = clock_sweep()
     nudge_stalled_bot_turns()
     return timeouts
+
+
+def observe_sweep_lag() -> None:
+    """How long the oldest run-out clock has waited for a sweep (the metric's one query)."""
+    from django.utils import timezone
+
+    from games.models import Game
+    from kingdom.ops import metrics
+
+    now = timezone.now()
+    oldest = (
+        Game.objects.filter(status=Game.Status.ACTIVE, clock_deadline__lte=now)
+        .order_by("clock_deadline")
+        .values_list("clock_deadline", flat=True)
+        .first()
+    )
+    metrics.observe_sweep_lag(oldest, now)

@@ -2,27 +2,35 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
 
 from celery.exceptions import SoftTimeLimitExceeded
+from django.utils.crypto import salted_hmac
 
 from bots.search.budget import thinking_budget
 from bots.strategies import get_strategy
 from games import services, store
+from games import table as tables
 from games.errors import ServiceError
 from games.models import Game, Seat
 from games.rules import get_ruleset
 from games.rules.base import seeded_rng
+from kingdom.ops.metrics import bot_turn
 
 log = logging.getLogger(__name__)
-# Namespace for command ids derived from (game, seq, seat): a redelivered task submits the
-# same id, so the service answers it from the log instead of playing twice.
-BOT_COMMANDS = uuid.UUID("6b1f3c1e-7d0a-4a51-9b7e-2f4c8d1a9e55")
+# Salt of the keyed hash that derives a bot's command id from (game, seq, seat).
+BOT_COMMANDS = "bots.turns.bot_command_id"
 
 
 def bot_command_id(game_id: uuid.UUID | str, seq: int, seat: int) -> uuid.UUID:
-    return uuid.uuid5(BOT_COMMANDS, f"{game_id}:{seq}:{seat}")
+    """The id of a bot's command at ``seq``: the same on every delivery of the task (so a
+    redelivery is answered from the log), but keyed with the server's secret. A player
+    who could compute it could record it first with a move of their own and stall the
+    bot seat for good (security issue 16)."""
+    digest = salted_hmac(BOT_COMMANDS, f"{game_id}:{seq}:{seat}", algorithm="sha256").digest()
+    return uuid.UUID(bytes=digest[:16])
 
 
 def bot_seats_to_act(game: Game) -> list[tuple[int, str]]:
@@ -37,15 +45,7 @@ def bot_seats_to_act(game: Game) -> list[tuple[int, str]]:
     }
     rules = get_ruleset(game.ruleset)
     with store.reading(game) as table:
-        if table.over:
-            return []
-        for seat in table.skipping:
-            levels.setdefault(seat, services.TAKEOVER_LEVEL)
-        if not levels:
-            return []
-        return [
-            (seat, levels[seat]) for seat in sorted(rules.to_act(table.rules)) if seat in levels
-        ]
+        return tables.bots_to_act(rules, table, levels, services.TAKEOVER_LEVEL)
 
 
 def take_turn(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
@@ -67,7 +67,7 @@ def take_turn(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
     # The bot's own RNG: derived from the game's seq and seat, but never from the game's
     # secret seed (a bot must not be able to predict the deck).
     rng = seeded_rng(f"bot:{game_id}:{seat}", expected_seq)
-    with store.reading(game) as table, thinking_budget(seconds=game.think_seconds):
+    with store.reading(game) as table, thinking_budget(seconds=game.think_seconds), bot_turn(level):
         try:
             command = strategy(rules, table.rules, seat, rng)
         except SoftTimeLimitExceeded:
@@ -76,16 +76,30 @@ def take_turn(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
             fallback = get_strategy(rules.key, services.TAKEOVER_LEVEL)
             command = fallback(rules, table.rules, seat, rng)
     try:
-        result = services.game_submit(
-            game_id=game.id,
-            command=command,
-            bot_seat=seat,
-            command_id=bot_command_id(game.id, expected_seq, seat),
-            expected_seq=expected_seq,
-        )
+        result = _submit(game, seat, command, expected_seq)
     except ServiceError as exc:
         if exc.code in {"stale_seq", "game_not_active"}:
             return False
         log.error("bot %s of %s chose a refused command %s: %s", seat, game_id, command, exc)
         raise
     return not result.replayed
+
+
+def _submit(game: Game, seat: int, command: dict, expected_seq: int) -> services.Submitted:
+    submit = functools.partial(
+        services.game_submit,
+        game_id=game.id,
+        command=command,
+        bot_seat=seat,
+        expected_seq=expected_seq,
+    )
+    try:
+        return submit(command_id=bot_command_id(game.id, expected_seq, seat))
+    except ServiceError as exc:
+        if exc.code != "command_id_taken":
+            raise
+    # Another actor recorded the bot's id (it is secret, so only if the key leaked): play
+    # under a fresh one. expected_seq still keeps a redelivered task from playing twice,
+    # so nobody's use of the id can stall the seat.
+    log.warning("bot %s of %s: its command id was taken; playing on", seat, game.id)
+    return submit(command_id=uuid.uuid4())

@@ -8,7 +8,10 @@ Three checks, as an auditor would run them:
 3. for a game that is over, the revealed seed matches the commitment published in
    ``table_started`` and re-running setup and every recorded command with it, at its
    recorded time, yields the recorded events exactly (so the clocks, and every timeout,
-   follow from the recorded times too).
+   follow from the recorded times too);
+4. every checkpoint the server signed (games/signing.py) is valid under a trusted key and
+   names an event of the log with the hash signed, and a game that is over is signed at
+   its end: a log cut short, or rewritten with every hash recomputed, fails here.
 
 Everything here is pure: ``verify_document`` takes an export (``games.exports``) and the
 stored snapshots, so worker processes of ``audit_game --all`` need no database.
@@ -21,13 +24,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games import clocks
+from games import clocks, signing
 from games import table as tables
 from games.chain import FIELDS, canonical, first_broken_link, seed_commitment
 from games.rules import get_ruleset
 from games.rules.base import Event, IllegalCommand
 
-EXPORT_FORMAT = "kingdom-game-export/1"
+EXPORT_FORMAT = "kingdom-game-export/2"
 # Every top-level field of an export; each is checked against the hash-chained events.
 EXPORT_FIELDS = (
     "format",
@@ -41,6 +44,8 @@ EXPORT_FIELDS = (
     "outcome",
     "events",
 )
+# The signed checkpoints and the public keys that signed them: checked by signature.
+SIGNATURE_FIELDS = ("checkpoints", "signing_keys")
 RECORD_FIELDS = frozenset((*FIELDS, "hash"))
 ENDINGS = {tables.GAME_FINISHED: "finished", tables.GAME_ABORTED: "aborted"}
 
@@ -56,6 +61,9 @@ class Verdict:
     # final snapshot was written, and exports, which carry no snapshots).
     final_state_matches: bool | None = None
     reexecution_matches: bool | None = None  # None: the game is not over, no seed yet
+    # None: nothing signed yet (a game in progress before its first snapshot).
+    signatures_valid: bool | None = None
+    signed_by: list[str] = field(default_factory=list)  # the key ids of the checkpoints
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -66,6 +74,7 @@ class Verdict:
             and self.replay_matches
             and self.final_state_matches is not False
             and self.reexecution_matches is not False
+            and self.signatures_valid is not False
         )
 
     def as_json(self) -> dict[str, Any]:
@@ -77,6 +86,8 @@ class Verdict:
             "replay_matches": self.replay_matches,
             "final_state_matches": self.final_state_matches,
             "reexecution_matches": self.reexecution_matches,
+            "signatures_valid": self.signatures_valid,
+            "signed_by": self.signed_by,
             "problems": self.problems,
         }
 
@@ -128,10 +139,14 @@ def verify_document(
     *,
     snapshots: dict[int, dict[str, Any]] | None = None,
     head_seq: int | None = None,
+    keys: dict[str, str] | None = None,
+    pinned: set[str] | None = None,
 ) -> Verdict:
     """Verify an export (``games.exports.export_game``): any changed byte fails.
 
     ``snapshots`` (seq -> state) and ``head_seq`` come with an audit of a stored game.
+    ``keys`` (key id -> public key) are the signing keys trusted; without them, the
+    export's own keys whose fingerprint is their id (only ``pinned`` ids, if given).
     A malformed document gives a failing verdict with a reason, never an exception.
     """
     game = document.get("game") if isinstance(document, dict) else None
@@ -158,6 +173,10 @@ def verify_document(
             verdict.replay_matches = False
             verdict.problems.append(f"head_seq {head_seq} but the log ends at {records[-1]['seq']}")
         _compare_fields(document, records, ending, verdict)
+        if all(name in document for name in SIGNATURE_FIELDS):  # else named above
+            signed = signing.check_export(document, records, ending is not None, keys, pinned)
+            verdict.signatures_valid, verdict.signed_by, wrong = signed
+            verdict.problems.extend(wrong)
     except Exception as exc:  # a hand-edited file may break any assumption
         verdict.fields_match = False
         verdict.problems.append(f"the export cannot be verified: {exc!r}")
@@ -176,7 +195,11 @@ def _well_formed(document: Any, verdict: Verdict) -> list[dict[str, Any]] | None
     for name in EXPORT_FIELDS:
         if name not in document:
             verdict.field_differs(f"missing top-level field '{name}'")
-    for name in sorted(set(document) - set(EXPORT_FIELDS)):
+    for name in SIGNATURE_FIELDS:
+        if name not in document:
+            verdict.signatures_valid = False
+            verdict.problems.append(f"missing top-level field '{name}'")
+    for name in sorted(set(document) - set(EXPORT_FIELDS) - set(SIGNATURE_FIELDS)):
         verdict.field_differs(f"unexpected top-level field '{name}'")
     records = document.get("events")
     if records is None:
@@ -322,7 +345,10 @@ def verify_case(case: dict[str, Any]) -> dict[str, Any]:
     in worker processes that never open a database connection.
     """
     return verify_document(
-        case["document"], snapshots=case["snapshots"], head_seq=case["head_seq"]
+        case["document"],
+        snapshots=case["snapshots"],
+        head_seq=case["head_seq"],
+        keys=case["keys"],
     ).as_json()
 
 

@@ -3,7 +3,10 @@ game is over) the revealed seed with a full verification, the public event timel
 actor and time, and the moderators' actions on the game.
 
 The timeline is the spectator's redaction (public parts only) for every reader, staff
-included: an auditor needs the facts everyone was shown, not anyone's secrets.
+included: an auditor needs the facts everyone was shown, not anyone's secrets. So it never
+asks ``selectors.viewer_seat``: a seated or departed player sees no more here than anyone.
+Once the game is over that redaction carries every seat's private parts (``revealed``),
+as it does for every reader (``selectors.reveals_all``).
 """
 
 from __future__ import annotations

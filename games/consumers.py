@@ -1,8 +1,9 @@
 """WebSocket consumers: the game stream, the table chat and the lobby stream.
 
-A group message only says "the head moved"; each consumer then reads the events after the
-last seq it sent, redacted for its own viewer, so nothing secret crosses the channel layer
-and a dropped message is made good by the next one (or by the client asking by seq).
+A group message only says "the head moved"; each consumer then sends the events after the
+last seq it sent, redacted for its own viewer (computed once per audience and head in the
+process: games/fanout.py), so nothing secret crosses the channel layer and a dropped
+message is made good by the next one (or by the client asking by seq).
 """
 
 from __future__ import annotations
@@ -11,15 +12,19 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 
-from games import clocks, publish, selectors, services
+from games import fanout, publish, selectors, services
 from games.errors import ServiceError
+from games.socket_input import GuardedJsonConsumer
+from players import throttles
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(GuardedJsonConsumer):
+    """One socket on a game. Its frames come from games/fanout.py: computed once per
+    (game, head, viewer seat) in the process and shared by every socket of that audience.
+    """
+
     async def connect(self) -> None:
         publish.remember_server_loop()
         query = parse_qs(self.scope.get("query_string", b"").decode())
@@ -28,15 +33,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except ValueError:
             self.sent_seq = 0
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
         try:
-            self.seat = await self._seat()
+            await self._head()
         except ServiceError:
             await self.close(code=4404)
             return
         self.group = publish.game_group(self.game_id)
+        fanout.watch(self.game_id, self.channel_name, self.user_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self._send_news(force=True)
+        await self._send_news(fresh=True)
         # After a restart of the embedded server, timed games need the sweeper again.
         from bots.dispatch import ensure_clock_sweeper
 
@@ -44,15 +52,21 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
+            fanout.unwatch(self.game_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
+        if kind in {"resync", "ping"}:
+            # The client's heartbeat renews the group membership: a Redis restarted empty
+            # forgets every group (channels_redis also expires them after a day), which
+            # would leave this open socket without news for good.
+            await self.channel_layer.group_add(self.group, self.channel_name)
         if kind == "resync":
             after = content.get("after")
             if isinstance(after, int) and after >= 0:
                 self.sent_seq = min(self.sent_seq, after)
-            await self._send_news(force=True)
+            await self._send_news(fresh=True)
         elif kind == "ping":
             # The head lets a quiet client notice a lost notice without waiting for more.
             await self.send_json({"type": "pong", "head": await self._head()})
@@ -62,62 +76,36 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             )
 
     async def game_advanced(self, message: dict[str, Any]) -> None:
-        if message.get("head", 0) > self.sent_seq:
-            await self._send_news()
+        head = message.get("head", 0)
+        if head > self.sent_seq:
+            await self._send_news(head=head)
 
     async def game_closed(self, message: dict[str, Any]) -> None:
         """Server-side close (moderation, tests of client recovery)."""
         await self.close(code=4000)
 
     @database_sync_to_async
-    def _seat(self) -> int | None:
-        game = selectors.get_game(self.game_id)
-        return selectors.viewer_seat(game, self.scope.get("user"))
-
-    def _still_active(self) -> bool:
-        user = self.scope.get("user")
-        model = get_user_model()
-        return user is not None and model.objects.filter(pk=user.pk, is_active=True).exists()
-
-    @database_sync_to_async
     def _head(self) -> int:
         return selectors.get_game(self.game_id).head_seq
 
     @database_sync_to_async
-    def _news(self) -> dict[str, Any] | None:
-        game = selectors.get_game(self.game_id)
-        if self.seat is None:  # a watcher who joined the table before it started
-            self.seat = selectors.viewer_seat(game, self.scope.get("user"))
-        elif not self._still_active():
-            # Banned while connected: the REST API no longer knows this account, so the
-            # stream stops sending its seat's secrets too (a bot plays that seat now).
-            self.seat = None
-        view = selectors.game_view(game, self.seat)
-        events = [
-            e
-            for e in selectors.events_after(game, self.seat, self.sent_seq, limit=1000)
-            if e["seq"] <= view["seq"]
-        ]
-        return {
-            "type": "events",
-            "events": events,
-            "head": view["seq"],
-            "view": view["state"],
-            "status": game.status,
-            "legal": selectors.legal_commands(game, self.seat),
-            "your_seat": self.seat,
-            "server_time_ms": clocks.ms_of(timezone.now()),  # for the clocks' deadlines
-        }
+    def _news(self, head: int, fresh: bool) -> fanout.News:
+        return fanout.news(self.game_id, self.user_id, self.sent_seq, head=head, fresh=fresh)
 
-    async def _send_news(self, force: bool = False) -> None:
-        news = await self._news()
-        if news["events"] or force:
-            await self.send_json(news)
-        if news["events"]:
-            self.sent_seq = news["events"][-1]["seq"]
+    async def _send_news(self, head: int = 0, fresh: bool = False) -> None:
+        news = (
+            None if fresh else fanout.cached_news(self.game_id, self.user_id, self.sent_seq, head)
+        )
+        if news is None:
+            news = await self._news(head, fresh)
+        self.seat = news.seat
+        if news.frame is not None:
+            await self.send(text_data=news.frame)
+        if news.last_seq is not None:
+            self.sent_seq = news.last_seq
 
 
-class ChatConsumer(AsyncJsonWebsocketConsumer):
+class ChatConsumer(GuardedJsonConsumer):
     """``/ws/games/<id>/chat/``: anyone may read; a logged-in player may ``say`` and
     ``report``. Group messages carry only a message id: the line is read back from the
     store, so a line hidden meanwhile is never sent."""
@@ -177,7 +165,10 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def _say(self, body: Any) -> None:
-        services.chat_post(game_id=self.game_id, user=self._user(), body=body)
+        user = self._user()
+        if user is not None:  # the same limit as posting through the REST API
+            throttles.refuse_if_throttled("chat", user)
+        services.chat_post(game_id=self.game_id, user=user, body=body)
 
     @database_sync_to_async
     def _report(self, message_id: Any, reason: Any) -> int:
@@ -192,7 +183,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         return selectors.chat_message_json(message) if message else None
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(GuardedJsonConsumer):
     async def connect(self) -> None:
         publish.remember_server_loop()
         await self.channel_layer.group_add(publish.LOBBY_GROUP, self.channel_name)

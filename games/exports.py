@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import store
+from games import signing, store
 from games.audit import EXPORT_FORMAT, Verdict, verify_document
 from games.models import Game, GameEvent, Snapshot
+from kingdom.ops import metrics
 
 FORMAT = EXPORT_FORMAT
 
 
 def export_game(game: Game) -> dict[str, Any]:
-    """The ruleset version, the commands, the events, the hashes and (once over) the seed.
+    """The ruleset version, the commands, the events, the hashes, (once over) the seed,
+    and the server's signed checkpoints with the public keys that signed them.
 
-    Every field besides ``events`` repeats a fact of the hash-chained events, and
-    ``verify_export`` checks that it does (games.audit.EXPORT_FIELDS).
+    Every field besides ``events`` and the signatures repeats a fact of the hash-chained
+    events, and ``verify_export`` checks that it does (games.audit.EXPORT_FIELDS).
     """
     rows = GameEvent.objects.filter(game=game).order_by("seq")
     return {
@@ -29,12 +31,34 @@ def export_game(game: Game) -> dict[str, Any]:
         "seed": game.revealed_seed,
         "outcome": game.outcome,
         "events": [store.record_of(row) for row in rows.iterator()],
+        **signatures_of(game),
     }
 
 
-def verify_export(document: Any) -> Verdict:
-    """Chain, fields, replay and (once over) re-execution of an export; no database."""
-    return verify_document(document)
+def signatures_of(game: Game) -> dict[str, Any]:
+    """The signed checkpoints of a game's log and the public keys that signed them (from
+    those the server publishes, so an export names no key the server disowns)."""
+    snapshots = Snapshot.objects.filter(game=game).exclude(signature="").order_by("seq")
+    checkpoints = [
+        {"seq": s.seq, "hash": s.head_hash, "key_id": s.key_id, "signature": s.signature}
+        for s in snapshots
+    ]
+    published = signing.published_keys()
+    used = {point["key_id"] for point in checkpoints}
+    return {
+        "checkpoints": checkpoints,
+        "signing_keys": {k: v for k, v in published.items() if k in used},
+    }
+
+
+def verify_export(
+    document: Any, *, keys: dict[str, str] | None = None, pinned: set[str] | None = None
+) -> Verdict:
+    """Chain, fields, replay, (once over) re-execution and signatures of an export; no
+    database. ``keys`` (key id -> base64 public key, as ``GET /api/keys/`` publishes)
+    are the keys trusted; without them, the keys the export embeds whose fingerprint is
+    their id, only those in ``pinned`` if given (see games.signing)."""
+    return verify_document(document, keys=keys, pinned=pinned)
 
 
 def audit_case(game: Game) -> dict[str, Any]:
@@ -44,14 +68,19 @@ def audit_case(game: Game) -> dict[str, Any]:
         "document": export_game(game),
         "snapshots": {s.seq: s.state for s in Snapshot.objects.filter(game=game)},
         "head_seq": game.head_seq,
+        "keys": signing.published_keys(),
     }
 
 
+@metrics.counted_audit
 def audit(game: Game) -> Verdict:
     """The full audit of a stored game: the game's fields against its log, the chain,
-    replay against every snapshot (the final one too), and re-execution once over."""
+    replay against every snapshot (the final one too), re-execution once over, and every
+    checkpoint's signature against the keys the server publishes."""
     case = audit_case(game)
-    return verify_document(case["document"], snapshots=case["snapshots"], head_seq=game.head_seq)
+    return verify_document(
+        case["document"], snapshots=case["snapshots"], head_seq=game.head_seq, keys=case["keys"]
+    )
 
 
 def started_game(game_id: str, doing: str) -> Game:

@@ -145,12 +145,20 @@ class GameEvent(models.Model):
 
 
 class Snapshot(models.Model):
-    """The engine's dumped state after event ``seq``: loading starts from the latest."""
+    """The engine's dumped state after event ``seq``: loading starts from the latest.
+
+    Each snapshot is also a signed checkpoint (games/signing.py): the server's Ed25519
+    signature of (game, seq, the hash of event ``seq``), which anyone holding the
+    published key checks offline. Never updated or deleted (a trigger refuses it on PG).
+    """
 
     game = models.ForeignKey(Game, related_name="snapshots", on_delete=models.CASCADE)
     seq = models.PositiveIntegerField()
     state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+    head_hash = models.CharField(max_length=64, blank=True)
+    key_id = models.CharField(max_length=64, blank=True)
+    signature = models.CharField(max_length=100, blank=True)
 
     class Meta:
         ordering = ["game", "-seq"]

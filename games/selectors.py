@@ -28,25 +28,56 @@ def get_game(game_id: uuid.UUID | str) -> Game:
 
 
 def viewer_seat(game: Game, user: AbstractBaseUser | None) -> int | None:
-    """The rules seat whose secrets ``user`` may see (None: spectator)."""
+    """The rules seat whose secrets ``user`` may see (None: spectator). Every read path
+    (REST, the game stream, the audit trail) asks here, after reading ``game``.
+
+    A player who left the table (resigned, expelled or kicked) watches as a spectator
+    from then on, their own past secrets included: those (a hand, a terrain card) are
+    still the seat's, which a bot now plays against the others."""
     if user is None or not user.is_authenticated:
         return None
-    seat = game.seats.filter(user=user).only("number").first()
-    return seat.number if seat else None
+    seat = game.seats.filter(user=user).only("number", "resigned", "expelled", "kicked").first()
+    return seat.number if seat is not None and not seat.departed else None
 
 
-def redact(row: GameEvent, seat: int | None) -> dict[str, Any]:
-    """One event as ``seat`` sees it: public merged with that seat's private part."""
+def seat_directory(game: Game) -> tuple[dict[int, int], dict[int, str]]:
+    """One read of a game's seats for the game stream, after reading ``game``: user id →
+    the seat whose secrets that user may see (as ``viewer_seat`` rules, and only while
+    the account is active: a banned player's socket stops getting its secrets at once),
+    and the seat names for the move log."""
+    viewers, names = {}, {}
+    for seat in game.seats.select_related("user"):
+        if seat.number is None:
+            continue
+        names[seat.number] = seat.display_name
+        if seat.user_id and not seat.departed and seat.user.is_active:
+            viewers[seat.user_id] = seat.number
+    return viewers, names
+
+
+def reveals_all(game: Game) -> bool:
+    """Once a game is over (finished or aborted) no seat keeps a secret: every reader,
+    spectators included, sees every seat's hidden parts, in the view (``revealed``) and
+    in each event (``revealed``, by seat). Server-only facts (private "-1") stay here."""
+    return game.is_over
+
+
+def redact(row: GameEvent, seat: int | None, *, reveal: bool = False) -> dict[str, Any]:
+    """One event as ``seat`` sees it: public merged with that seat's private part (and,
+    with ``reveal``, every seat's private part under ``revealed``)."""
     data = dict(row.public)
     if seat is not None:
         data.update(row.private.get(str(seat), {}))
-    return {
+    event = {
         "seq": row.seq,
         "type": row.type,
         "data": data,
         "actor": row.actor,
         "recorded_at": row.recorded_at.isoformat(),
     }
+    if reveal:
+        event["revealed"] = {k: v for k, v in row.private.items() if k != "-1"}
+    return event
 
 
 def seat_names(game: Game) -> dict[int, str]:
@@ -64,11 +95,14 @@ def describe(game: Game, kind: str, data: dict[str, Any], names: dict[int, str])
     if kind == tables.GAME_ABORTED:
         return f"A moderator aborted the game. {data.get('reason', '')}".strip()
     if kind == tables.GAME_FINISHED:
-        winners = data.get("outcome", {}).get("winners", [])
-        return "Game over. Won by " + ", ".join(names.get(w, f"seat {w}") for w in winners)
+        return _result_line(data, names) + _departures_note(game, names)
+    if kind == tables.CLOCK_PRESSED:
+        return ""  # the clocks on the page say it; the move log stays quiet
     if kind in _SERVICE_LINES:
         who = names.get(data.get("seat"), "A player")
         by = names.get(data.get("by"), "another player")
+        if "by" in data and data["by"] is None:  # the system, for bot opponents
+            by = "The bots"
         return _SERVICE_LINES[kind].format(who=who, by=by, reason=data.get("reason", "")).strip()
     rules = get_ruleset(game.ruleset)
     if hasattr(rules, "describe_event"):
@@ -79,28 +113,77 @@ def describe(game: Game, kind: str, data: dict[str, Any], names: dict[int, str])
     return kind.replace("_", " ")
 
 
+def _result_line(data: dict[str, Any], names: dict[int, str]) -> str:
+    """The one line that announces the end: the winner and the final order."""
+    outcome = data.get("outcome", {})
+    scores = outcome.get("scores", {})
+    winners = outcome.get("winners", [])
+    joined = " and ".join(names.get(w, f"seat {w}") for w in winners) or "nobody"
+    verb = "wins" if len(winners) == 1 else "share the victory"
+    if data.get("by"):
+        return f"Game over: the others have left the table ({data['by']}), so {joined} {verb}."
+    best = scores.get(str(winners[0])) if winners else None
+    line = f"Game over: {joined} {verb}" + (f" with {best}" if best is not None else "")
+    rest = [
+        f"{names.get(s, f'seat {s}')} {scores.get(str(s), '')}".strip()
+        for group in outcome.get("ranking", [])[1:]
+        for s in group
+    ]
+    return line + (f"; then {', '.join(rest)}." if rest else ".")
+
+
+_LEFT_WORDS = {"resigned": "resigned", "expelled": "was expelled", "kicked": "was removed"}
+
+
+def _departures_note(game: Game, names: dict[int, str]) -> str:
+    """When players left, why they rank last: a departed seat played on by a bot may have
+    scored more, even completed a Kingdom Cards kingdom."""
+    left = {}
+    for seat in game.seats.all():
+        for flag, words in _LEFT_WORDS.items():
+            if seat.number is not None and getattr(seat, flag):
+                left[seat.number] = words
+    if not left:
+        return ""
+    who = " and ".join(f"{names.get(s, f'seat {s}')} {words}" for s, words in left.items())
+    return (
+        f" {who}: a player who leaves ranks last, whatever their seat (played on by a bot) scored."
+    )
+
+
 _SERVICE_LINES = {
-    tables.CLOCK_PRESSED: "The clocks were pressed.",
     tables.CLOCK_EXPIRED: "{who} ran out of time: the others may skip the turn or expel.",
     tables.TURN_SKIPPED: "{by} skipped {who}'s turn; a bot plays it.",
     tables.SEAT_EXPELLED: "{by} expelled {who}, who was out of time; a bot plays on.",
     tables.SEAT_KICKED: "A moderator removed {who}; a bot plays on. {reason}",
+    tables.SEAT_ABSENT: "{who} has not moved for a long time: the others may skip the turn or expel.",
+    tables.SEAT_RETURNED: "{who} is back at the table.",
 }
 
 
-def redacted_events(game: Game, rows: Iterable[GameEvent], seat: int | None) -> list[dict]:
-    """Events as ``seat`` sees them, each with its line of the move log."""
-    names = seat_names(game)
+def redacted_events(
+    game: Game,
+    rows: Iterable[GameEvent],
+    seat: int | None,
+    names: dict[int, str] | None = None,
+) -> list[dict]:
+    """Events as ``seat`` sees them, each with its line of the move log (``names``: the
+    seat names if the caller already read them)."""
+    names = seat_names(game) if names is None else names
+    reveal = reveals_all(game)
     out = []
     for row in rows:
-        event = redact(row, seat)
+        event = redact(row, seat, reveal=reveal)
         event["text"] = describe(game, row.type, event["data"], names)
         out.append(event)
     return out
 
 
 def events_after(game: Game, seat: int | None, after: int, limit: int = 500) -> list[dict]:
-    rows = GameEvent.objects.filter(game=game, seq__gt=after).order_by("seq")[:limit]
+    # Up to the head read with ``game``: the seat was decided then, so events a departure
+    # committed since (and the bot's secrets after it) are never read as that seat's.
+    rows = GameEvent.objects.filter(game=game, seq__gt=after, seq__lte=game.head_seq)
+    rows = rows.order_by("seq")[:limit]
     return redacted_events(game, rows, seat)
 
 
@@ -108,9 +191,13 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """The state as ``seat`` sees it at the head, with the seq it belongs to."""
     if game.head_seq == 0:
         return {"seq": 0, "state": None}
-    rules = get_ruleset(game.ruleset)
     with store.reading(game) as table:
-        return {"seq": game.head_seq, "state": tables.view(rules, table, seat)}
+        return {"seq": game.head_seq, "state": view_of(game, table, seat)}
+
+
+def view_of(game: Game, table: tables.TableState, seat: int | None) -> dict[str, Any]:
+    """``table`` (the state at ``game.head_seq``) as ``seat`` sees it."""
+    return tables.view(get_ruleset(game.ruleset), table, seat, reveal=reveals_all(game))
 
 
 def view_at(game: Game, seat: int | None, seq: int) -> dict[str, Any]:
@@ -118,17 +205,25 @@ def view_at(game: Game, seat: int | None, seq: int) -> dict[str, Any]:
     rules = get_ruleset(game.ruleset)
     seq = max(1, min(seq, game.head_seq))
     table = store.replay(game, upto=seq)
-    return {"seq": seq, "state": tables.view(rules, table, seat)}
+    return {"seq": seq, "state": tables.view(rules, table, seat, reveal=reveals_all(game))}
 
 
 def legal_commands(game: Game, seat: int | None) -> list[dict[str, Any]]:
     if seat is None or game.status != Game.Status.ACTIVE:
         return []
-    rules = get_ruleset(game.ruleset)
     with store.reading(game) as table:
-        if table.over or seat in table.resigned or seat not in rules.to_act(table.rules):
-            return []
-        return rules.legal_commands(table.rules, seat)
+        return legal_in(game, table, seat)
+
+
+def legal_in(game: Game, table: tables.TableState, seat: int | None) -> list[dict[str, Any]]:
+    """The legal commands of ``seat`` in ``table`` (the state at ``game.head_seq``): none
+    unless the seat may act now."""
+    if seat is None or game.status != Game.Status.ACTIVE:
+        return []
+    rules = get_ruleset(game.ruleset)
+    if table.over or seat in table.resigned or seat not in rules.to_act(table.rules):
+        return []
+    return rules.legal_commands(table.rules, seat)
 
 
 def seats_json(game: Game) -> list[dict[str, Any]]:

@@ -2,7 +2,8 @@
 
 Loading never replays a whole long game per command: the process keeps the state at the
 head seq of recently used games, and otherwise starts from the latest snapshot. A
-snapshot is written every ``SNAPSHOT_EVERY`` events and when the game ends.
+snapshot is written every ``SNAPSHOT_EVERY`` events and when the game ends, each with the
+server's signature of the log's head there (a checkpoint, games/signing.py).
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Field
 from django.utils import timezone
 
+from games import signing
 from games import table as tables
 from games.chain import GENESIS, record_hash
 from games.models import Game, GameEvent, Snapshot
@@ -147,12 +151,15 @@ def append(
     command_id: uuid.UUID | None,
     table_after: tables.TableState,
     now: datetime | None = None,
+    prev_hash: str | None = None,
+    row_changes: dict[str, Any] | None = None,
 ) -> list[GameEvent]:
-    """Append ``events`` after the head. The caller holds the game's row lock."""
+    """Append ``events`` after the head in one INSERT, and move the head in one UPDATE of
+    the game's row (with ``row_changes``, other fields of the row). The caller holds the
+    game's row lock; ``prev_hash`` is the head event's hash if it read it with the lock."""
     assert transaction.get_connection().in_atomic_block, "append needs the game's lock"
     now = now or timezone.now()
-    last = GameEvent.objects.filter(game=game, seq=game.head_seq).only("hash").first()
-    prev = last.hash if last else GENESIS
+    prev = prev_hash if prev_hash is not None else _head_hash(game)
     rows = []
     for offset, event in enumerate(events):
         first = offset == 0
@@ -171,21 +178,76 @@ def append(
         row.hash = record_hash(record_of(row))
         prev = row.hash
         rows.append(row)
-    GameEvent.objects.bulk_create(rows)
+    _insert_events(rows)
     old_head = game.head_seq
     game.head_seq += len(rows)
-    Game.objects.filter(pk=game.pk).update(head_seq=game.head_seq)
+    _update_game(game, {"head_seq": game.head_seq, **(row_changes or {})})
     ruleset = get_ruleset(game.ruleset)
     periodic = game.head_seq // settings.SNAPSHOT_EVERY > old_head // settings.SNAPSHOT_EVERY
     # A game that ends keeps its final state too, so an audit can check that replaying
     # the log gives exactly the state the game ended in, not only its outcome.
     if periodic or table_after.over:
+        # Every snapshot is a signed checkpoint of the log's head (games/signing.py).
+        head_hash = prev  # the hash of the last event appended
+        point = signing.sign_checkpoint(str(game.id), game.head_seq, head_hash)
         Snapshot.objects.create(
-            game=game, seq=game.head_seq, state=tables.dump(ruleset, table_after)
+            game=game,
+            seq=game.head_seq,
+            state=tables.dump(ruleset, table_after),
+            head_hash=head_hash,
+            key_id=point["key_id"],
+            signature=point["signature"],
         )
     head = game.head_seq
     transaction.on_commit(lambda: state_cache.put(game.id, head, table_after))
     return rows
+
+
+def _head_hash(game: Game) -> str:
+    at_head = GameEvent.objects.filter(game=game, seq=game.head_seq).order_by()
+    return at_head.values_list("hash", flat=True).first() or GENESIS
+
+
+# ---- the append's two statements ------------------------------------------------------
+# Written once per shape rather than built by the ORM per move: building them cost more
+# CPU than sending them. Values still go through each field's get_db_prep_save, as the
+# ORM's would; nothing is read back (no RETURNING: no caller needs the rows' ids).
+def _insert_events(rows: list[GameEvent]) -> None:
+    fields, sql = _insert_statement(connection.vendor, len(rows))
+    params = [
+        f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+    for row in rows:
+        row._state.adding, row._state.db = False, connection.alias
+
+
+@lru_cache(maxsize=32)
+def _insert_statement(vendor: str, count: int) -> tuple[list[Field], str]:
+    quote = connection.ops.quote_name
+    fields = [f for f in GameEvent._meta.concrete_fields if not f.primary_key]
+    values = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    columns = ", ".join(quote(f.column) for f in fields)
+    table = quote(GameEvent._meta.db_table)
+    return fields, f"INSERT INTO {table} ({columns}) VALUES {', '.join([values] * count)}"
+
+
+def _update_game(game: Game, changes: dict[str, Any]) -> None:
+    fields, sql = _update_statement(connection.vendor, tuple(changes))
+    params = [f.get_db_prep_save(changes[f.name], connection) for f in fields]
+    params.append(Game._meta.pk.get_db_prep_value(game.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@lru_cache(maxsize=32)
+def _update_statement(vendor: str, names: tuple[str, ...]) -> tuple[list[Field], str]:
+    quote = connection.ops.quote_name
+    fields = [Game._meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    table, key = quote(Game._meta.db_table), quote(Game._meta.pk.column)
+    return fields, f"UPDATE {table} SET {assignments} WHERE {key} = %s"
 
 
 def jsonable(value: Any) -> Any:

@@ -12,12 +12,21 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from kingdom.ops.metrics import count_sockets  # noqa: E402
+from players.tickets import TicketAuthMiddleware  # noqa: E402
+
+router = URLRouter(websocket_urlpatterns)
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        # Browsers: an allowed Origin and the session cookie. API clients: ?ticket=
+        # (players/tickets.py), which is the user, once.
+        "websocket": count_sockets(
+            TicketAuthMiddleware(
+                browser=AllowedHostsOriginValidator(AuthMiddlewareStack(router)),
+                ticketed=router,
+            )
         ),
     }
 )

@@ -10,6 +10,10 @@ from pathlib import Path
 
 import dj_database_url
 
+from kingdom.ops import logs as ops_logs
+from kingdom.ops import security as ops_security
+from kingdom.ops.sentry import init_sentry
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -18,8 +22,27 @@ def env_bool(name: str, default: bool) -> bool:
     return default if value is None else value.lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "embedded-dev-key-change-me-in-production")
+SECRET_KEY = os.environ.get("SECRET_KEY", ops_security.DEV_SECRET_KEY)
 DEBUG = env_bool("DEBUG", "DATABASE_URL" not in os.environ)
+
+# --- Security (production): kingdom/ops/security.py ----------------------------------
+# With DEBUG off the process refuses to start on the development key or a weak one.
+if not DEBUG:
+    ops_security.require_production_secret_key(SECRET_KEY)
+# HTTPS=1: the service is reached over TLS (a proxy or ingress terminates it and sets
+# X-Forwarded-Proto). It turns on the HTTPS redirect and trusts that header; both stay
+# off by default so plain-http runs (tests, compose on localhost) keep working.
+HTTPS = env_bool("HTTPS", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+if env_bool("TRUST_X_FORWARDED_PROTO", HTTPS):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Secure-only cookies and HSTS whenever DEBUG is off (HSTS is only ever sent on https
+# responses, so it is harmless over plain http).
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 CSRF_TRUSTED_ORIGINS = [
     o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000").split(",") if o
@@ -45,8 +68,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz, /metrics first: no host check, no redirect, no access log.
+    "kingdom.ops.health.OpsMiddleware",
+    "kingdom.ops.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # /api/: hostile bodies refused before parsing, every error answered as JSON.
+    "games.api.middleware.ApiGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -75,7 +103,10 @@ ASGI_APPLICATION = "kingdom.asgi.application"
 
 DATABASE_URL = os.environ.get("DATABASE_URL")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # No persistent connections: under ASGI (daphne) each request runs in a thread of its
+    # own, so a kept connection outlives it and piles up until PostgreSQL refuses more
+    # clients (Django's docs: disable them under ASGI; tests/production found it).
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
 else:
     DATABASES = {
         "default": {
@@ -88,6 +119,26 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# ---- PostgreSQL connection pool (issue 14) ----
+# One bounded pool per process (Django's pool, psycopg_pool): an ASGI server runs a thread
+# per request, and with persistent connections each thread kept its own (one process held
+# 44). Now a process holds at most DB_POOL_SIZE; the pool requires CONN_MAX_AGE=0 (a
+# "closed" connection goes back to the pool). Size it so that all processes fit in
+# PostgreSQL's max_connections (default 100, 3 reserved for superusers): web processes ×
+# DB_POOL_SIZE + Celery pool processes (one task, so one connection, each) + headroom,
+# e.g. 6 web × 8 + 16 worker processes = 64 (README, "Sizing PostgreSQL connections").
+# A request that waits DB_POOL_TIMEOUT seconds for a connection answers a JSON 503
+# "busy" with Retry-After (games/api/errors.py).
+DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "8"))
+DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "5"))
+if DB_POOL_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DB_POOL_SIZE,
+        "timeout": DB_POOL_TIMEOUT,
+    }
+
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -99,6 +150,21 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache holds rate-limit counters and WebSocket tickets, so every process must share
+# it: Redis in production; one process's memory in the embedded mode.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "kingdom",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# How long a WebSocket ticket (POST /api/auth/ws-ticket/) may wait to be used (seconds).
+WS_TICKET_SECONDS = int(os.environ.get("WS_TICKET_SECONDS", "30"))
+
 # How bot turns run: "celery" (workers on the bots queue), "thread" (an in-process worker
 # thread, the embedded server's default) or "inline" (drained in the caller's thread
 # without recursion; tests and benchmarks) or "none".
@@ -108,6 +174,13 @@ BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))
 # A search bot's (``hard``) thinking time per move, for tables that set none (seconds).
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
+# The Ed25519 key that signs checkpoints of game logs (games/signing.py): base64 of the
+# 32 raw bytes, or PEM. Unset: one key made on first use and kept in SIGNING_KEY_FILE
+# (fine for one host; several hosts must share SIGNING_KEY). Retired public keys (base64,
+# comma-separated) stay published at /api/keys/ so old signatures still verify.
+SIGNING_KEY = os.environ.get("SIGNING_KEY", "")
+SIGNING_KEY_FILE = Path(os.environ.get("SIGNING_KEY_FILE", BASE_DIR / ".signing_key"))
+SIGNING_RETIRED_KEYS = [k for k in os.environ.get("SIGNING_RETIRED_KEYS", "").split(",") if k]
 # How often the clock sweep records timeouts (seconds): Celery beat with BOT_RUNNER
 # "celery", the embedded sweeper thread with "thread" (see bots/dispatch.py).
 CLOCK_SWEEP_EVERY = float(os.environ.get("CLOCK_SWEEP_EVERY", "2"))
@@ -115,6 +188,10 @@ CLOCK_SWEEP_EVERY = float(os.environ.get("CLOCK_SWEEP_EVERY", "2"))
 # thinking time + this many seconds (a lost task; see bots/dispatch.py). Above the hard
 # limit's slack (15 s), so a turn still running is killed before it is nudged.
 BOT_STALL_SECONDS = float(os.environ.get("BOT_STALL_SECONDS", "30"))
+# Bot opponents skip a seat out of time, and expel it at its n-th turn out of time.
+BOT_EXPEL_AFTER_TIMEOUTS = int(os.environ.get("BOT_EXPEL_AFTER_TIMEOUTS", "3"))
+# An untimed table: a player to act without a move for this long is gone (skip / expel).
+ABSENT_AFTER_HOURS = float(os.environ.get("ABSENT_AFTER_HOURS", "48"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
@@ -124,7 +201,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Bot turns have their own queue (tests give each run its own, so parallel runs never
 # take each other's tasks).
 BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
-CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": BOT_QUEUE}}
+# The clock sweep has a queue and worker of its own: behind a backlog of hard-bot turns
+# it would wait, expire and let clocks run over. An exact name wins over the pattern.
+CLOCK_QUEUE = os.environ.get("CLOCK_QUEUE", "clocks")
+CELERY_TASK_ROUTES = {
+    "bots.tasks.sweep_clocks": {"queue": CLOCK_QUEUE},
+    "bots.tasks.*": {"queue": BOT_QUEUE},
+}
 CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_TASK_TIME_LIMIT = 30
 CELERY_BEAT_SCHEDULE = {
@@ -137,7 +220,13 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
 ]
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
@@ -159,6 +248,16 @@ with contextlib.suppress(OSError):
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# Largest request body under /api/ (a command is well under 1 KB): larger is a 413.
+API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(64 * 1024)))
+
+
+def env_rate(scope: str, default: str) -> str | None:
+    """A rate such as "600/min" from THROTTLE_<SCOPE>; "off" lifts that limit."""
+    rate = os.environ.get(f"THROTTLE_{scope.upper()}", default)
+    return None if rate.lower() in {"", "off", "none"} else rate
+
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -169,20 +268,57 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "games.api.errors.json_error_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # Rate limits (players/throttles.py): writes of views with a ``throttle_scope``, per
+    # user when logged in, else per client address. THROTTLE_<SCOPE>=off lifts one.
+    "DEFAULT_THROTTLE_CLASSES": ["players.throttles.ScopedWriteThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "signup": env_rate("signup", "10/hour"),  # per address: the API and the page
+        "login": env_rate("login", "30/min"),  # per address: token requests, login page
+        "commands": env_rate("commands", "600/min"),  # per player: far above fast play
+        "chat": env_rate("chat", "30/min"),  # per player: REST and the chat socket
+    },
+    # Proxies in front of the service (X-Forwarded-For), so a client's own address counts.
+    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kingdom game service API",
     "DESCRIPTION": "Tables, commands and redacted event streams for Kingdoms, "
     "Kingdom Builder and Kingdom Cards.",
     "VERSION": "1.0.0",
+    # Tables and chat reports both have a "status": name the two enums apart.
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "ReportStatusEnum": "games.models.Report.Status",
+    },
+    # The API's clients send JSON; DRF's form and multipart parsers stay undocumented.
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.responses.empty_query_values_allowed",
+    ],
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+# --- Logging, metrics, Sentry: kingdom/ops/ ------------------------------------------
+# JSON lines with the request id (kingdom/ops/logs.py); LOG_FORMAT=console for people.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "console" if DEBUG else "json")
+LOGGING = ops_logs.logging_config(
+    LOG_FORMAT,
+    level=os.environ.get("LOG_LEVEL", "WARNING"),
+    app_level=os.environ.get("APP_LOG_LEVEL", "INFO"),
+)
+ops_logs.configure_structlog()
+# /metrics: with METRICS_TOKEN set, only a matching "Authorization: Bearer" may scrape;
+# without it, only clients in METRICS_ALLOWED_NETWORKS (loopback by default).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_ALLOWED_NETWORKS = ops_security.csv(
+    os.environ.get("METRICS_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128")
+)
+SENTRY_ENABLED = init_sentry(
+    os.environ.get("SENTRY_DSN"),
+    environment=os.environ.get("SENTRY_ENVIRONMENT", "development" if DEBUG else "production"),
+    release=os.environ.get("SENTRY_RELEASE", ""),
+    traces=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+)
 SPECTACULAR_SETTINGS.update(
     # Swagger UI's files come from the installed sidecar package, not a CDN.
     SWAGGER_UI_DIST="SIDECAR",

@@ -2,18 +2,24 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
-from games import audit_page, pages
+from games import audit_page, pages, rules_page
+from kingdom.ops import health, metrics
 from players import api as player_api
+from players import auth_api
 from players import pages as player_pages
 from players import views as player_views
 
 urlpatterns = [
+    # Also answered ahead of every middleware by kingdom.ops.health.OpsMiddleware.
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics.metrics_view, name="metrics"),
     path("favicon.ico", RedirectView.as_view(url="/static/favicon.svg", permanent=True)),
     path("", pages.lobby, name="lobby"),
     path("tables/<uuid:game_id>/", pages.table, name="table-page"),
     path("tables/<uuid:game_id>/audit/", audit_page.audit, name="audit-page"),
+    path("rules/<str:ruleset>/", rules_page.rules, name="rules-page"),
     path("leaderboard/", player_pages.leaderboards, name="leaderboards"),
     path("leaderboard/<str:ruleset>/", player_pages.leaderboard, name="leaderboard"),
     path("players/<str:username>/", player_views.profile, name="profile"),
@@ -31,7 +37,13 @@ urlpatterns = [
         name="api-player-ratings",
     ),
     path("api/auth/signup/", player_views.SignupApi.as_view(), name="api-signup"),
-    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    path("api/auth/token/", auth_api.TokenObtain.as_view(), name="api-token"),
+    path("api/auth/token/revoke/", auth_api.TokenRevoke.as_view(), name="api-token-revoke"),
+    path("api/auth/ws-ticket/", auth_api.WsTicket.as_view(), name="api-ws-ticket"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
+
+# JSON {"code", "message"} under /api/, the site's pages elsewhere.
+handler404 = "games.api.errors.not_found_page"
+handler500 = "games.api.errors.server_error_page"

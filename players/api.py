@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api import responses as answers
+from games.api.responses import READ_ONE
 from games.errors import NotFound, ServiceError
 from games.rules import all_rulesets
 from players import ratings
@@ -18,7 +19,10 @@ from players import ratings
 class Leaderboard(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[OpenApiParameter("limit", int)], responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        parameters=[OpenApiParameter("limit", int, description="1 to 500 (default 100)")],
+        responses={200: answers.LeaderboardSerializer, **READ_ONE},
+    )
     def get(self, request: Request, ruleset: str) -> Response:
         names = {r.key: r.name for r in all_rulesets()}
         if ruleset not in names:
@@ -41,7 +45,7 @@ class Leaderboard(APIView):
 class PlayerRatings(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: answers.PLAYER_RATINGS, **READ_ONE})
     def get(self, request: Request, username: str) -> Response:
         user = get_user_model().objects.filter(username=username).first()
         if user is None:

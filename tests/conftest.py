@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -13,6 +14,16 @@ ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres", "postgr
 HAS_REDIS = bool(os.environ.get("REDIS_URL"))
 needs_postgres = pytest.mark.skipif(not ON_POSTGRES, reason="needs DATABASE_URL (PostgreSQL)")
 needs_redis = pytest.mark.skipif(not HAS_REDIS, reason="needs REDIS_URL")
+# Tests sign checkpoints with this fixed Ed25519 key (base64 of 32 raw bytes), never with
+# a key file of the worktree; processes the tests start (a Celery worker) inherit it.
+TEST_SIGNING_KEY = "a2luZ2RvbS10ZXN0LXNpZ25pbmcta2V5LWZpeGVkLTA="
+os.environ["SIGNING_KEY"] = TEST_SIGNING_KEY
+
+
+def pytest_configure(config) -> None:
+    from django.conf import settings
+
+    settings.SIGNING_KEY = TEST_SIGNING_KEY
 
 
 @pytest.fixture(autouse=True)
@@ -24,6 +35,11 @@ def _embedded_defaults(settings):
     settings.BOT_RUNNER = "inline"
     settings.BOT_MOVE_DELAY = 0
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Each test counts rate limits and keeps WebSocket tickets in its own part of the cache
+    # (on Redis, nothing from an earlier test or run is seen).
+    settings.CACHES = {
+        "default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+    }
     state_cache.clear()
     yield
     state_cache.clear()

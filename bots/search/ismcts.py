@@ -120,7 +120,7 @@ class Search:
         self.rng = rng
         self.knowledge = knowledge
         self.apply = getattr(ruleset, "apply", None)  # an engine's in-place fast path
-        legal = ruleset.legal_commands(state, seat)
+        legal = ruleset.bot_commands(state, seat)
         if not legal:
             raise LookupError(f"seat {seat} has no legal command")
         self.players = player_count(ruleset, state, seat)

@@ -65,7 +65,7 @@ def decide(
 ) -> Decision:
     """The candidate with the best paired Monte Carlo value for ``seat``."""
     clock = budget.clock()
-    legal = ruleset.legal_commands(state, seat)
+    legal = ruleset.bot_commands(state, seat)
     if not legal:
         raise LookupError(f"seat {seat} has no legal command")
     if len(legal) == 1:

@@ -21,7 +21,7 @@ _STRATEGIES: dict[tuple[str, str], Strategy] = {}
 
 def random_legal(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
     """Easy: any legal command, uniformly."""
-    commands = ruleset.legal_commands(state, seat)
+    commands = ruleset.bot_commands(state, seat)
     if not commands:
         raise LookupError(f"seat {seat} has no legal command")
     return rng.choice(commands)

@@ -261,7 +261,7 @@ def _moves(judge: Judge, moves: list[Command]) -> list[tuple[float, Command]]:
 def scored_commands(ruleset: Ruleset, state: Any, seat: int) -> list[tuple[float, Command]]:
     """The legal commands worth weighing, each with the gold it adds now (moves: only the
     best few by a quick estimate)."""
-    commands = ruleset.legal_commands(state, seat)
+    commands = ruleset.bot_commands(state, seat)
     if not commands:
         raise LookupError(f"seat {seat} has no legal command")
     if len(commands) == 1:

@@ -100,7 +100,8 @@ def _choose_kingdom_change(plan: _Plan, legal: list[Command], last_round: bool) 
     for command in legal:
         if command["type"] == "return_group":
             group = plan.groups[command["tier"] - 1]
-            if group is not None and group_flag(group) != plan.flag:
+            # Incomplete groups are left alone: they return to the hand in a battle.
+            if group is not None and len(group) == 3 and group_flag(group) != plan.flag:
                 return command
     for command in legal:
         if command["type"] == "lay_group" and group_flag(command["cards"]) == plan.flag:
@@ -155,6 +156,17 @@ def _battle_command(view: dict[str, Any], plan: _Plan, legal: list[Command], sea
     return {"type": "bid", "card": _cheapest(plan, winning or bids)}
 
 
+def _take_back(plan: _Plan, legal: list[Command]) -> Command | None:
+    """A Treasure back first, else the single card of the kingdom the plan needs least."""
+    for command in legal:
+        if command["type"] == "return_treasure":
+            return command
+    singles = [c for c in legal if c["type"] == "return_card"]
+    if singles:
+        return min(singles, key=lambda c: (plan.keep_value(c["card"]), c["card"]))
+    return next((c for c in legal if c["type"] == "return_group"), None)
+
+
 def _challenge(view: dict[str, Any], legal: list[Command]) -> Command:
     def weakness(command: Command) -> tuple[int, int, int, int]:
         s = command["seat"]
@@ -183,7 +195,13 @@ def greedy(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Comma
     types = {c["type"] for c in legal}
     if "challenge" in types:
         return _challenge(view, [c for c in legal if c["type"] == "challenge"])
-    if ("bid" in types or "give_up" in types) and view["battle"] is not None:
+    battle = view["battle"]
+    defending = battle is not None and battle["step"] == "defend" and battle["defender"] == seat
+    if defending and "bid" not in types:  # an empty hand: take a cheap card back to bid it
+        back = _take_back(plan, legal)
+        if back is not None:
+            return back
+    if ("bid" in types or "give_up" in types) and battle is not None:
         command = _battle_command(view, plan, legal, seat)
         if command in legal:
             return command

@@ -10,7 +10,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
@@ -18,8 +17,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import audit_trail, clocks, selectors, services
+from games.api import responses as answers
 from games.api import serializers
 from games.api.permissions import IsModerator
+from games.api.responses import READ, READ_ONE, WRITE_ONE, WRITE_TABLE, errors
 from games.errors import Forbidden, NotFound
 from games.models import ModerationRecord, Report
 
@@ -48,7 +49,7 @@ class TimeControls(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: answers.TimeControlsSerializer, **READ})
     def get(self, request: Request) -> Response:
         return Response(
             {
@@ -65,7 +66,10 @@ class TimeControls(APIView):
 class TableSkip(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=serializers.SeatSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.SeatSerializer,
+        responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
+    )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.SeatSerializer, request.data)
         services.game_skip(game_id=game_id, user=request.user, seat=body["seat"])
@@ -75,7 +79,10 @@ class TableSkip(APIView):
 class TableExpel(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=serializers.SeatSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.SeatSerializer,
+        responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
+    )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.SeatSerializer, request.data)
         services.game_expel(game_id=game_id, user=request.user, seat=body["seat"])
@@ -86,12 +93,17 @@ class TableExpel(APIView):
 class TableChat(APIView):
     """GET: the last visible messages (anyone). POST: say something (logged in)."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    throttle_scope = "chat"  # posts only (players/throttles.py)
+
+    @extend_schema(responses={200: answers.CHAT_HISTORY, **READ_ONE})
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.get_game(game_id)
         return Response({"messages": selectors.chat_history(game)})
 
-    @extend_schema(request=serializers.ChatPostSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.ChatPostSerializer,
+        responses={201: answers.ChatMessageSerializer, **WRITE_ONE, **errors(429)},
+    )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.ChatPostSerializer, request.data)
         message = services.chat_post(game_id=game_id, user=request.user, body=body["body"])
@@ -101,7 +113,10 @@ class TableChat(APIView):
 class ChatReport(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=serializers.ReportSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.ReportSerializer,
+        responses={201: answers.REPORT_FILED, **WRITE_ONE},
+    )
     def post(self, request: Request, message_id: int) -> Response:
         body = _valid(serializers.ReportSerializer, request.data)
         report = services.chat_report(
@@ -116,7 +131,10 @@ class _Moderation(APIView):
 
 
 class ChatHide(_Moderation):
-    @extend_schema(request=serializers.ReasonSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.ReasonSerializer,
+        responses={200: answers.MESSAGE_HIDDEN, **WRITE_ONE},
+    )
     def post(self, request: Request, message_id: int) -> Response:
         body = _valid(serializers.ReasonSerializer, request.data)
         message = services.hide_message(
@@ -126,7 +144,10 @@ class ChatHide(_Moderation):
 
 
 class TableKick(_Moderation):
-    @extend_schema(request=serializers.KickSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.KickSerializer,
+        responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
+    )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.KickSerializer, request.data)
         services.kick_player(
@@ -139,7 +160,10 @@ class TableKick(_Moderation):
 
 
 class PlayerMute(_Moderation):
-    @extend_schema(request=serializers.MuteSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.MuteSerializer,
+        responses={201: answers.MUTED, **WRITE_ONE},
+    )
     def post(self, request: Request, username: str) -> Response:
         body = _valid(serializers.MuteSerializer, request.data)
         mute = services.mute_player(
@@ -153,7 +177,10 @@ class PlayerMute(_Moderation):
 
 
 class PlayerUnmute(_Moderation):
-    @extend_schema(request=serializers.ReasonSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.ReasonSerializer,
+        responses={200: answers.UNMUTED, **WRITE_ONE},
+    )
     def post(self, request: Request, username: str) -> Response:
         body = _valid(serializers.ReasonSerializer, request.data)
         lifted = services.unmute_player(
@@ -163,7 +190,10 @@ class PlayerUnmute(_Moderation):
 
 
 class PlayerBan(_Moderation):
-    @extend_schema(request=serializers.ReasonSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.ReasonSerializer,
+        responses={200: answers.BANNED, **WRITE_ONE},
+    )
     def post(self, request: Request, username: str) -> Response:
         body = _valid(serializers.ReasonSerializer, request.data)
         kicks = services.ban_account(
@@ -173,7 +203,10 @@ class PlayerBan(_Moderation):
 
 
 class PlayerUnban(_Moderation):
-    @extend_schema(request=serializers.ReasonSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.ReasonSerializer,
+        responses={200: answers.UNBANNED, **WRITE_ONE},
+    )
     def post(self, request: Request, username: str) -> Response:
         body = _valid(serializers.ReasonSerializer, request.data)
         services.lift_ban(player=_player(username), moderator=request.user, reason=body["reason"])
@@ -204,8 +237,15 @@ def report_json(report: Report) -> dict[str, Any]:
 
 class ModerationQueue(_Moderation):
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=[s.value for s in Report.Status])],
-        responses=OpenApiTypes.OBJECT,
+        parameters=[
+            OpenApiParameter(
+                "status",
+                str,
+                description=f"one of {', '.join(Report.Status)} (default open); "
+                "another value matches no report",
+            )
+        ],
+        responses={200: answers.REPORTS, **READ},
     )
     def get(self, request: Request) -> Response:
         status = request.query_params.get("status", Report.Status.OPEN)
@@ -220,7 +260,10 @@ class ModerationQueue(_Moderation):
 class ReportClose(_Moderation):
     resolved = True
 
-    @extend_schema(request=serializers.NoteSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.NoteSerializer,
+        responses={200: answers.REPORT_CLOSED, **WRITE_TABLE},
+    )
     def post(self, request: Request, report_id: int) -> Response:
         body = _valid(serializers.NoteSerializer, request.data)
         report = services.close_report(
@@ -236,7 +279,7 @@ class ReportDismiss(ReportClose):
 class ModerationRecords(_Moderation):
     @extend_schema(
         parameters=[OpenApiParameter("game", str), OpenApiParameter("username", str)],
-        responses=OpenApiTypes.OBJECT,
+        responses={200: answers.RECORDS, **READ_ONE},
     )
     def get(self, request: Request) -> Response:
         records = ModerationRecord.objects.select_related("target_user").order_by("-created_at")
@@ -271,7 +314,7 @@ class TableAuditTrail(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: answers.AuditReportSerializer, **READ_ONE})
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.get_game(game_id)
         if not audit_trail.may_audit(game, request.user):

@@ -1,15 +1,93 @@
-"""Every API error is JSON ``{"code", "message"}`` with a 4xx status."""
+"""Every API error is JSON ``{"code", "message"}`` with a 4xx status (a 500 only as the
+last resort, still JSON and without the traceback). Messages are clipped: a refusal
+never echoes megabytes of the input back."""
 
 from __future__ import annotations
 
+import logging
+import sys
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from psycopg_pool import PoolTimeout
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.errors import ServiceError
+
+log = logging.getLogger(__name__)
+API_PREFIX = "/api/"
+# Longest text an error body quotes (message, field errors); the rest becomes "…".
+MAX_ERROR_TEXT = 300
+
+
+def clip(value: Any, limit: int = MAX_ERROR_TEXT) -> Any:
+    """``value`` with every string in it cut to ``limit`` characters."""
+    if isinstance(value, str):
+        return value if len(value) <= limit else value[: limit - 1] + "…"
+    if isinstance(value, dict):
+        return {clip(k, 60): clip(v, limit) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clip(v, limit) for v in value]
+    return value
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+def json_error(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"code": code, "message": clip(message)}, status=status)
+
+
+# Seconds a client is asked to wait when every database connection of the process is busy.
+BUSY_RETRY_AFTER = 1
+
+
+def pool_exhausted(exc: BaseException | None) -> bool:
+    """No database connection came free in time (psycopg_pool.PoolTimeout, which Django
+    raises wrapped in its own OperationalError)."""
+    while exc is not None:
+        if isinstance(exc, PoolTimeout):
+            return True
+        exc = exc.__cause__
+    return False
+
+
+BUSY = {"code": "busy", "message": "The server is busy; try again in a moment."}
+
+
+def busy_json() -> JsonResponse:
+    response = JsonResponse(BUSY, status=503)
+    response["Retry-After"] = str(BUSY_RETRY_AFTER)
+    return response
+
+
+def server_error_json() -> JsonResponse:
+    return json_error("server_error", "Something went wrong on our side; it was logged.", 500)
+
+
+def not_found_page(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404: JSON under /api/, the site's page elsewhere."""
+    if is_api(request):
+        return json_error("not_found", "Not found.", 404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error_page(request: HttpRequest) -> HttpResponse:
+    """handler500: JSON under /api/ (the exception is already logged by Django); a busy
+    connection pool is a 503 (called while the exception is being handled)."""
+    if pool_exhausted(sys.exc_info()[1]):
+        if is_api(request):
+            return busy_json()
+        response = HttpResponse(BUSY["message"], status=503, content_type="text/plain")
+        response["Retry-After"] = str(BUSY_RETRY_AFTER)
+        return response
+    if is_api(request):
+        return server_error_json()
+    return defaults.server_error(request)
 
 
 def _first_message(detail: Any) -> str:
@@ -23,9 +101,11 @@ def _first_message(detail: Any) -> str:
 
 def json_error_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
-        return Response(exc.as_json(), status=exc.status)
+        return Response(clip(exc.as_json()), status=exc.status)
     if isinstance(exc, Http404):
         return Response({"code": "not_found", "message": "Not found."}, status=404)
+    if pool_exhausted(exc):
+        return Response(BUSY, status=503, headers={"Retry-After": str(BUSY_RETRY_AFTER)})
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -38,5 +118,5 @@ def json_error_handler(exc: Exception, context: dict[str, Any]) -> Response | No
         body = {"code": "error", "message": str(exc)}
     if response.status_code == status.HTTP_401_UNAUTHORIZED:
         body["code"] = "not_authenticated"
-    response.data = body
+    response.data = clip(body)
     return response

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from rest_framework import serializers
-
+from games.api import strict as serializers
 from games.services import BOT_LEVELS
 
 

@@ -1,9 +1,14 @@
 from django.urls import path
 
-from games.api import community, views
+from games.api import community, keys, views
 
 urlpatterns = [
     path("rulesets/", views.RulesetList.as_view(), name="rulesets"),
+    path(
+        "rulesets/kingdom-builder/sections/",
+        views.BoardSections.as_view(),
+        name="kingdom-builder-sections",
+    ),
     path("tables/", views.TableList.as_view(), name="tables"),
     path("tables/<uuid:game_id>/", views.TableDetail.as_view(), name="table"),
     path("tables/<uuid:game_id>/join/", views.TableJoin.as_view(), name="table-join"),
@@ -58,4 +63,6 @@ urlpatterns = [
         name="report-dismiss",
     ),
     path("moderation/records/", community.ModerationRecords.as_view(), name="moderation-records"),
+    # the public keys that sign checkpoints of game logs
+    path("keys/", keys.SigningKeys.as_view(), name="signing-keys"),
 ]

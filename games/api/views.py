@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.api import responses as answers
 from games.api import serializers
 from games.api.permissions import IsModerator
+from games.api.responses import READ, READ_ONE, WRITE, WRITE_ONE, WRITE_TABLE, errors
 from games.errors import ServiceError
 from games.models import Game
 from games.rules import all_rulesets
+from games.rules.kingdom_builder.board import board_data
+from games.rules.kingdom_builder.opening import section_label
 from games.services import moderation
 
 
@@ -38,7 +41,7 @@ def _parse_int(value: str | None, name: str, default: int) -> int:
 class RulesetList(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: answers.RulesetSerializer(many=True), **READ})
     def get(self, request: Request) -> Response:
         return Response(
             [
@@ -55,15 +58,38 @@ class RulesetList(APIView):
         )
 
 
+class BoardSections(APIView):
+    """Kingdom Builder's board sections as terrain grids, for a form's thumbnails."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: answers.BoardSectionSerializer(many=True), **READ})
+    def get(self, request: Request) -> Response:
+        return Response(
+            [
+                {
+                    "name": name,
+                    "label": section_label(name),
+                    "expansion": data["expansion"],
+                    "rows": list(data["rows"]),
+                }
+                for name, data in board_data()["sections"].items()
+            ]
+        )
+
+
 class TableList(APIView):
     @extend_schema(
+        operation_id="tables_list",
         parameters=[
             OpenApiParameter("ruleset", str),
-            OpenApiParameter("status", str, enum=[s.value for s in Game.Status]),
-            OpenApiParameter("mine", bool),
-            OpenApiParameter("limit", int),
+            # Read leniently: an unknown status matches no table, and only "1" or "true"
+            # turns "mine" on, so both are plain strings here.
+            OpenApiParameter("status", str, description=f"one of {', '.join(Game.Status)}"),
+            OpenApiParameter("mine", str, description='"1" or "true": only tables you sit at'),
+            OpenApiParameter("limit", int, description="1 to 200 (default 50)"),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses={200: answers.TableSummarySerializer(many=True), **READ},
     )
     def get(self, request: Request) -> Response:
         games = Game.objects.select_related("created_by").order_by("-created_at")
@@ -76,7 +102,10 @@ class TableList(APIView):
         limit = max(1, min(_parse_int(request.query_params.get("limit"), "limit", 50), 200))
         return Response([selectors.table_summary(g) for g in games[:limit]])
 
-    @extend_schema(request=serializers.TableCreateSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.TableCreateSerializer,
+        responses={201: answers.TableDetailSerializer, **WRITE},
+    )
     def post(self, request: Request) -> Response:
         body = _valid(serializers.TableCreateSerializer, request.data)
         game = services.table_create(user=request.user, **body)
@@ -84,7 +113,7 @@ class TableList(APIView):
 
 
 class TableDetail(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: answers.TableDetailSerializer, **READ_ONE})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(selectors.table_detail(selectors.get_game(game_id), request.user))
 
@@ -98,28 +127,31 @@ class _TableAction(APIView):
 
 
 class TableJoin(_TableAction):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
         services.table_join(game_id=game_id, user=request.user)
         return self.done(request, game_id)
 
 
 class TableLeave(_TableAction):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
         services.table_leave(game_id=game_id, user=request.user)
         return self.done(request, game_id)
 
 
 class TableStart(_TableAction):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
         services.game_start(game_id=game_id, user=request.user)
         return self.done(request, game_id)
 
 
 class TableBots(_TableAction):
-    @extend_schema(request=serializers.BotAddSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.BotAddSerializer,
+        responses={201: answers.TableDetailSerializer, **WRITE_TABLE},
+    )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.BotAddSerializer, request.data)
         services.bot_add(game_id=game_id, user=request.user, level=body["level"])
@@ -127,14 +159,14 @@ class TableBots(_TableAction):
 
 
 class TableBotDetail(_TableAction):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def delete(self, request: Request, game_id: str, seat_id: int) -> Response:
         services.bot_remove(game_id=game_id, user=request.user, seat_id=seat_id)
         return self.done(request, game_id)
 
 
 class TableResign(_TableAction):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
         services.game_resign(game_id=game_id, user=request.user)
         return self.done(request, game_id)
@@ -143,7 +175,10 @@ class TableResign(_TableAction):
 class TableAbort(_TableAction):
     permission_classes = [IsModerator]
 
-    @extend_schema(request=serializers.AbortSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.AbortSerializer,
+        responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
+    )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.AbortSerializer, request.data)
         services.game_abort(game_id=game_id, staff_user=request.user, reason=body["reason"])
@@ -156,7 +191,10 @@ class TableDisconnect(_TableAction):
 
     permission_classes = [IsModerator]
 
-    @extend_schema(request=serializers.ReasonSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=serializers.ReasonSerializer,
+        responses={200: answers.DISCONNECTED, **WRITE_ONE},
+    )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.ReasonSerializer, request.data)
         moderation.close_streams(game_id=game_id, moderator=request.user, reason=body["reason"])
@@ -164,7 +202,19 @@ class TableDisconnect(_TableAction):
 
 
 class TableCommands(_TableAction):
-    @extend_schema(request=serializers.CommandSerializer, responses=OpenApiTypes.OBJECT)
+    throttle_scope = "commands"  # players/throttles.py
+
+    @extend_schema(
+        request=serializers.CommandSerializer,
+        responses={
+            201: answers.SubmittedSerializer,
+            200: OpenApiResponse(
+                answers.SubmittedSerializer, description="a retry of a recorded command_id"
+            ),
+            **WRITE_TABLE,
+            **errors(429),
+        },
+    )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.CommandSerializer, request.data)
         result = services.game_submit(
@@ -187,7 +237,7 @@ class TableCommands(_TableAction):
 
 
 class TableLegal(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: answers.LegalSerializer, **READ_ONE})
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.get_game(game_id)
         seat = selectors.viewer_seat(game, request.user)
@@ -202,8 +252,11 @@ class TableLegal(APIView):
 
 class TableEvents(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("after", int), OpenApiParameter("limit", int)],
-        responses=OpenApiTypes.OBJECT,
+        parameters=[
+            OpenApiParameter("after", int, description="events after this seq (default 0)"),
+            OpenApiParameter("limit", int, description="1 to 1000 (default 500)"),
+        ],
+        responses={200: answers.EventsSerializer, **READ_ONE},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.get_game(game_id)
@@ -220,8 +273,11 @@ class TableEvents(APIView):
 
 class TableView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("at", int), OpenApiParameter("spectator", bool)],
-        responses=OpenApiTypes.OBJECT,
+        parameters=[
+            OpenApiParameter("at", int, description="the view just after this event seq"),
+            OpenApiParameter("spectator", str, description='"1" or "true": the public view'),
+        ],
+        responses={200: answers.ViewSerializer, **READ_ONE},
     )
     def get(self, request: Request, game_id: str) -> Response:
         """The requester's view at the head, or just after event ``at`` (replays);
@@ -239,6 +295,6 @@ class TableView(APIView):
 
 
 class TableAudit(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: answers.AuditSummarySerializer, **READ_ONE})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(selectors.audit_summary(selectors.get_game(game_id)))

@@ -18,9 +18,12 @@ import copy
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from games.rules.shapes import CommandShapes
 
 Command = dict[str, Any]
 State = Any
@@ -96,13 +99,43 @@ def rank_by_score(scores: dict[int, Any]) -> list[list[int]]:
 
 
 @dataclass(frozen=True)
+class PickItem:
+    """One thing a list option may name: its value, its name for players, and the bool
+    option (an expansion) that must be on for it to be offered (None: always)."""
+
+    value: str
+    label: str
+    needs: str | None = None
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A list option's shape, for a form: exactly ``count`` different ``items``."""
+
+    count: int
+    items: tuple[PickItem, ...]
+    default_label: str | None = None  # what leaving it unpicked gives, for players
+
+
+@dataclass(frozen=True)
 class Option:
-    """A declared table option. ``choices`` None means any value of ``default``'s type."""
+    """A declared table option. ``choices`` None means any value of ``default``'s type.
+
+    The rest only helps a form speak player: ``label`` and ``labels`` (one per choice)
+    name the option and its choices, ``applies_when`` ({option: value}) says when the
+    option matters at all, ``pick`` describes a list of names, and ``control`` names a
+    special control a client may draw (e.g. "board_sections"). Checking ignores them.
+    """
 
     name: str
     default: Any
     description: str
     choices: tuple[Any, ...] | None = None
+    label: str | None = None
+    labels: tuple[str, ...] | None = None
+    applies_when: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+    pick: Pick | None = None
+    control: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         kind = type(self.default).__name__
@@ -112,6 +145,22 @@ class Option:
             "description": self.description,
             "choices": list(self.choices) if self.choices is not None else None,
             "type": kind,
+            "label": self.label or self.name.replace("_", " ").capitalize(),
+            "labels": list(self.labels) if self.labels is not None else None,
+            "applies_when": dict(self.applies_when) if self.applies_when else None,
+            "pick": (
+                {
+                    "count": self.pick.count,
+                    "default_label": self.pick.default_label,
+                    "items": [
+                        {"value": i.value, "label": i.label, "needs": i.needs}
+                        for i in self.pick.items
+                    ],
+                }
+                if self.pick
+                else None
+            ),
+            "control": self.control,
         }
 
 
@@ -122,6 +171,9 @@ class Ruleset(ABC):
     min_players: int
     max_players: int
     options: tuple[Option, ...] = ()
+    # Command type -> its fields besides "type" (see ``validate_command``): the service
+    # refuses any other shape before ``decide`` and records only what passed.
+    command_shapes: CommandShapes
 
     # ---- table options -------------------------------------------------------------
     def clean_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -202,8 +254,30 @@ class Ruleset(ABC):
             state = self.evolve(state, event)
         return state
 
+    def awaited(self, state: State) -> set[int]:
+        """The seats the game cannot go on without (their clocks run); by default every
+        seat to act. A ruleset where others may act meanwhile (a Kingdom Cards bystander
+        changing its kingdom) narrows it, so a bystander's clock never runs."""
+        return self.to_act(state)
+
     def is_legal(self, state: State, seat: int, command: Command) -> bool:
         return command in self.legal_commands(state, seat)
+
+    # Command types a bot never plays (Kingdom Builder's undo: a bot means its moves).
+    bots_skip: frozenset[str] = frozenset()
+
+    def bot_commands(self, state: State, seat: int) -> list[Command]:
+        """The legal commands a bot chooses from."""
+        legal = self.legal_commands(state, seat)
+        return (
+            [c for c in legal if c.get("type") not in self.bots_skip] if self.bots_skip else legal
+        )
+
+    def secrets(self, state: State) -> dict[int, dict[str, Any]]:
+        """What each seat holds hidden from the others (a hand, a starting tile), by
+        seat. The service shows it to everyone once the game is over; never the face-down
+        piles' order (nobody holds that). None by default."""
+        return {}
 
 
 def seeded_rng(seed: str, seq: int) -> random.Random:

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import publish
+from games import json_input, publish
 from games.errors import Forbidden, NotFound, ServiceError
 from games.models import ChatMessage, Game, Report
 from players.models import Mute
@@ -33,6 +33,10 @@ def chat_post(*, game_id: uuid.UUID | str, user: AbstractBaseUser, body: str) ->
     text = body.strip() if isinstance(body, str) else ""
     if not text or len(text) > MAX_LENGTH:
         raise ServiceError("bad_message", f"A message has 1 to {MAX_LENGTH} characters.")
+    if json_input.bad_text(text):
+        raise ServiceError(
+            "bad_message", "A message may not hold NUL characters or lone surrogates."
+        )
     mute = Mute.active().filter(user=user).order_by("-until").first()
     if mute is not None:
         until = f" until {mute.until:%Y-%m-%d %H:%M} UTC" if mute.until else ""
@@ -54,6 +58,10 @@ def chat_report(*, message_id: int, user: AbstractBaseUser, reason: str = "") ->
         raise NotFound("not_found", "No such message.")
     if message.author_id == user.pk:
         raise ServiceError("own_message", "You cannot report your own message.")
+    if json_input.bad_text(reason or ""):
+        raise ServiceError(
+            "bad_message", "A reason may not hold NUL characters or lone surrogates."
+        )
     existing = Report.objects.filter(message=message, reporter=user, status=Report.Status.OPEN)
     if found := existing.first():
         return found

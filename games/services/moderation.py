@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from games import publish, selectors, store
 from games import table as tables
@@ -205,6 +206,8 @@ def ban_account(
     with transaction.atomic():
         player.is_active = False
         player.save(update_fields=["is_active"])
+        # Lifting the ban must not bring the old token back: the player asks for a new one.
+        Token.objects.filter(user=player).delete()
         _record(moderator, Action.BAN, reason, target_user=player)
     kicks = []
     seats = Seat.objects.filter(

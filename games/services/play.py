@@ -11,8 +11,12 @@ from django.db import transaction
 
 from games import store
 from games import table as tables
-from games.errors import Conflict, ServiceError
-from games.models import GameEvent
+from games.errors import Conflict, ServiceError, from_illegal
+from games.models import Game, GameEvent, Seat
+from games.rules import get_ruleset
+from games.rules.base import IllegalCommand
+from games.rules.shapes import validate_command
+from games.services.locking import lock_for_command
 from games.services.writing import (
     Submitted,
     decide_and_append,
@@ -20,9 +24,12 @@ from games.services.writing import (
     playing_seat,
     replayed,
     require_active,
+    seat_of,
 )
+from kingdom.ops import metrics
 
 
+@metrics.counted_command
 def game_submit(
     *,
     game_id: uuid.UUID,
@@ -64,28 +71,52 @@ def _submit(
     command_id: uuid.UUID | None,
     expected_seq: int | None,
 ) -> Submitted:
-    game = locked(game_id)
+    # One round trip: the row lock, the seats, the head's hash and (for a command_id the
+    # client sent) whether it was recorded; a fresh id cannot have been.
+    at_lock = lock_for_command(game_id, command_id)
+    game, seats = at_lock.game, at_lock.seats
+    if at_lock.recorded_seq is not None:
+        recorded = GameEvent.objects.get(game=game, seq=at_lock.recorded_seq)
+        return replayed(game, recorded, command, _actor_label(game, user, bot_seat, seats))
     command_id = command_id or uuid.uuid4()
-    recorded = GameEvent.objects.filter(game=game, command_id=command_id).first()
-    if recorded is not None:
-        return replayed(game, recorded, command)
     if expected_seq is not None and expected_seq != game.head_seq:
         raise Conflict(
             "stale_seq",
-            f"The game has moved on (head is {game.head_seq}); refresh and try again.",
+            f"The game has moved on (head is {game.head_seq}); refresh and try again."
+            if expected_seq < game.head_seq
+            else f"expected_seq {expected_seq} is ahead of the game (head is {game.head_seq}): "
+            "send the head's seq.",
             head=game.head_seq,
         )
     require_active(game)
     if not isinstance(command, dict):
         raise ServiceError("bad_command", "A command is a JSON object with a 'type'.")
-    if command.get("type") in tables.SERVICE_COMMANDS:
+    kind = command.get("type")
+    if isinstance(kind, str) and kind in tables.SERVICE_COMMANDS:
         raise ServiceError("service_command", "Resign, skip and expel have their own endpoints.")
     if bot_seat is not None:
         actor, seat = store.Actor(f"bot:{bot_seat}", bot_seat), bot_seat
     else:
-        number = playing_seat(game, user).number
+        number = playing_seat(game, user, seats).number
         actor, seat = store.Actor(f"seat:{number}", number), number
-    return decide_and_append(game, actor, seat, command, command_id)
+    try:
+        # Only the shape the ruleset declares goes on: the log keeps the validated command.
+        command = validate_command(get_ruleset(game.ruleset).command_shapes, command)
+    except IllegalCommand as exc:
+        raise from_illegal(exc) from exc
+    return decide_and_append(
+        game, actor, seat, command, command_id, seats=seats, head_hash=at_lock.head_hash
+    )
+
+
+def _actor_label(
+    game: Game, user: AbstractBaseUser | None, bot_seat: int | None, seats: list[Seat]
+) -> str | None:
+    """The actor a submission would be recorded as (None: it may not submit at all)."""
+    if bot_seat is not None:
+        return f"bot:{bot_seat}"
+    seat = seat_of(game, user, seats)
+    return f"seat:{seat.number}" if seat is not None and seat.number is not None else None
 
 
 @transaction.atomic

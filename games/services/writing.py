@@ -3,6 +3,7 @@ commit. Every service that changes a game's log ends in ``decide_and_append``.""
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +20,7 @@ from games.models import Game, GameEvent, Seat
 from games.rules import all_rulesets, get_ruleset
 from games.rules.base import IllegalCommand, Ruleset
 
+log = logging.getLogger(__name__)
 BOT_LEVELS = ("easy", "medium", "hard")
 # The level of the bot that takes over a seat whose player left (resigned, was expelled
 # or kicked) and that plays a skipped turn.
@@ -53,21 +55,39 @@ def locked(game_id: uuid.UUID | str) -> Game:
         raise NotFound("not_found", "No such table.") from exc
 
 
-def after_commit(game: Game, *, lobby: bool = False, bots: bool = False) -> None:
+def after_commit(
+    game: Game,
+    *,
+    lobby: bool = False,
+    bots: bool = False,
+    bot_turns: list[tuple[int, str]] | None = None,
+) -> None:
+    """Publish the new head after commit; ``bots``: find and schedule the bot turns then
+    (queries); ``bot_turns``: schedule these (seat, level), found under the lock."""
     game_id, head, timed = game.id, game.head_seq, game.clock_deadline is not None
 
     def notify() -> None:
-        publish.game_advanced(game_id, head)
+        from bots.dispatch import ensure_clock_sweeper, schedule_bot_turns, send_bot_turns
+
+        steps = [lambda: publish.game_advanced(game_id, head)]
         if lobby:
-            publish.lobby_changed(game_id)
+            steps.append(lambda: publish.lobby_changed(game_id))
         if bots:
-            from bots.dispatch import schedule_bot_turns
-
-            schedule_bot_turns(game_id)
+            steps.append(lambda: schedule_bot_turns(game_id))
+        if bot_turns:
+            steps.append(lambda: send_bot_turns(game, head, bot_turns))
         if timed:
-            from bots.dispatch import ensure_clock_sweeper
-
-            ensure_clock_sweeper()
+            steps.append(ensure_clock_sweeper)
+        # The move is committed, so its answer stands whatever fails here (Redis down, a
+        # broker refusing the bot task): each step is logged and the others still run.
+        # What is lost is made good later: clients catch up by seq, and every clock sweep
+        # re-schedules a bot turn stalled for BOT_STALL_SECONDS
+        # (bots.dispatch.nudge_stalled_bot_turns).
+        for step in steps:
+            try:
+                step()
+            except Exception:
+                log.exception("game %s at seq %s: a step after commit failed", game_id, head)
 
     transaction.on_commit(notify)
 
@@ -77,17 +97,24 @@ def require_active(game: Game) -> None:
         raise Conflict("game_not_active", "This game is not in progress.")
 
 
-def seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
+def seat_of(
+    game: Game, user: AbstractBaseUser | None, seats: list[Seat] | None = None
+) -> Seat | None:
+    """The user's seat at ``game``; from ``seats`` when the caller already read them."""
     if user is None or not user.is_authenticated:
         return None
+    if seats is not None:
+        return next((s for s in seats if s.user_id == user.pk), None)
     return game.seats.filter(user=user).first()
 
 
-def playing_seat(game: Game, user: AbstractBaseUser | None) -> Seat:
+def playing_seat(
+    game: Game, user: AbstractBaseUser | None, seats: list[Seat] | None = None
+) -> Seat:
     """The user's own seat, still played by them (not left, not taken over)."""
     from games.errors import Forbidden
 
-    seat = seat_of(game, user)
+    seat = seat_of(game, user, seats)
     if seat is None or seat.number is None:
         raise Forbidden("not_seated", "You have no seat at this table.")
     if seat.resigned:
@@ -105,8 +132,16 @@ def decide_and_append(
     command_id: uuid.UUID,
     *,
     now: datetime | None = None,
+    seats: list[Seat] | None = None,
+    head_hash: str | None = None,
 ) -> Submitted:
-    """Decide ``command`` at the head and append its events. The caller holds the lock."""
+    """Decide ``command`` at the head and append its events. The caller holds the lock.
+
+    ``seats`` and ``head_hash`` are what ``lock_for_command`` read with the lock (read
+    here when not given). The game's row changes in one UPDATE (head, and the clock
+    deadline or the result only when they change); bot turns are scheduled only for bot
+    seats to act, found from the state and the seats, with no query after the commit.
+    """
     rules = get_ruleset(game.ruleset)
     table = store.load_table(game)
     now = now or timezone.now()
@@ -125,6 +160,7 @@ def decide_and_append(
         # decide raised, so the state is untouched: keep it cached for the next command.
         store.state_cache.put(game.id, game.head_seq, table)
         raise from_illegal(exc) from exc
+    changes = _row_changes(game, table, now)
     try:
         rows = store.append(
             game,
@@ -134,48 +170,77 @@ def decide_and_append(
             command_id=command_id,
             table_after=table,
             now=now,
+            prev_hash=head_hash,
+            row_changes=changes,
         )
     except IntegrityError as exc:  # a racing duplicate command_id on SQLite
         raise Conflict("duplicate_command", "This command was already recorded.") from exc
-    record_departures(game, events)
-    keep_clock_deadline(game, table)
-    if table.over:
-        game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
-        game.finished_at = now
-        game.outcome = table.outcome.as_json() if table.outcome else None
-        game.save(update_fields=["status", "finished_at", "outcome"])
-        if game.status == Game.Status.FINISHED:
-            from players import ratings
+    if seats is None:
+        seats = list(game.seats.all())
+    record_departures(game, events, seats)
+    if game.status == Game.Status.FINISHED:
+        from players import ratings
 
-            ratings.record_result(game, table)
-    after_commit(game, lobby=table.over, bots=not table.over)
+        ratings.record_result(game, table)
+    levels = {s.number: s.bot_level for s in seats if s.bot_level and s.number is not None}
+    bot_turns = tables.bots_to_act(rules, table, levels, TAKEOVER_LEVEL)
+    after_commit(game, lobby=table.over, bot_turns=bot_turns)
     return Submitted(events=rows, head_seq=game.head_seq)
 
 
-def record_departures(game: Game, events: list[Any]) -> None:
+def _row_changes(game: Game, table: tables.TableState, now: datetime) -> dict[str, Any]:
+    """The game row's fields this command changes besides the head (set on ``game`` too):
+    the clock deadline when it moves, the result when the game ends."""
+    changes: dict[str, Any] = {}
+    deadline = clock_deadline_of(table)
+    if deadline != game.clock_deadline:
+        changes["clock_deadline"] = deadline
+    if table.over:
+        changes["status"] = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
+        changes["finished_at"] = now
+        changes["outcome"] = table.outcome.as_json() if table.outcome else None
+    for field, value in changes.items():
+        setattr(game, field, value)
+    return changes
+
+
+def record_departures(game: Game, events: list[Any], seats: list[Seat]) -> None:
     """A seat whose player left is played by a medium bot from now on (zombie takeover)."""
     for event in events:
         flag = _DEPARTURE_FLAGS.get(event.type)
         if flag is None:
             continue
-        seat = Seat.objects.get(game=game, number=event.public["seat"])
+        seat = next(s for s in seats if s.number == event.public["seat"])
         setattr(seat, flag, True)
         seat.bot_level = seat.bot_level or TAKEOVER_LEVEL
         seat.save(update_fields=[flag, "bot_level"])
 
 
+def clock_deadline_of(table: tables.TableState) -> datetime | None:
+    """When the first running clock runs out (None: no clock runs, or the game is over)."""
+    if table.clock is None or table.over:
+        return None
+    next_ms = table.clock.next_deadline()
+    return clocks.moment_of(next_ms) if next_ms is not None else None
+
+
 def keep_clock_deadline(game: Game, table: tables.TableState) -> None:
-    deadline = None
-    if table.clock is not None and not table.over:
-        next_ms = table.clock.next_deadline()
-        deadline = clocks.moment_of(next_ms) if next_ms is not None else None
+    deadline = clock_deadline_of(table)
     if deadline != game.clock_deadline:
         game.clock_deadline = deadline
         Game.objects.filter(pk=game.pk).update(clock_deadline=deadline)
 
 
-def replayed(game: Game, first: GameEvent, command: dict[str, Any]) -> Submitted:
-    """An idempotent retry: answer with what the first delivery recorded."""
+def replayed(game: Game, first: GameEvent, command: dict[str, Any], actor: str | None) -> Submitted:
+    """An idempotent retry: answer with what the first delivery recorded.
+
+    Only the actor who recorded the id may retry it: anyone else gets ``command_id_taken``,
+    never that actor's events (a bot whose id is taken plays on under a fresh one)."""
+    if first.actor != actor:
+        raise Conflict(
+            "command_id_taken",
+            "Another player recorded this command_id; send your command with a new one.",
+        )
     if first.command != command:
         raise Conflict("command_id_reused", "This command_id was used for another command.")
     batch = [first]

@@ -8,6 +8,7 @@ from typing import Any
 from games.rules.base import Event, IllegalCommand, Outcome, Ruleset, seeded_rng
 from games.table.state import (
     ABORT,
+    ABSENT,
     CLOCK_EXPIRED,
     ENDED_BY,
     EXPEL,
@@ -15,10 +16,12 @@ from games.table.state import (
     GAME_FINISHED,
     KICK,
     RESIGN,
+    SEAT_ABSENT,
     SEAT_ACTOR,
     SEAT_EXPELLED,
     SEAT_KICKED,
     SEAT_RESIGNED,
+    SEAT_RETURNED,
     SKIP,
     STAFF_ACTOR,
     SYSTEM_ACTOR,
@@ -71,6 +74,8 @@ def command_events(
         events = _depart(table, Event(SEAT_KICKED, {"seat": target, "reason": reason}), seed)
     elif kind == TIMEOUT:
         events = _timeout(table, command, actor_kind, now_ms)
+    elif kind == ABSENT:
+        events = _absent(ruleset, table, command, actor_kind)
     elif kind in (SKIP, EXPEL):
         events = _after_timeout(ruleset, table, seat, command, actor_kind, seed)
     else:
@@ -82,6 +87,8 @@ def command_events(
                 raise IllegalCommand("out_of_time", "Your time has run out.")
         # A resigned seat is played on by a bot; the service refuses its human.
         events = ruleset.decide(table.rules, seat, command, seeded_rng(seed, head_seq))
+        if mover is not None and mover in table.absent:
+            events = [Event(SEAT_RETURNED, {"seat": mover}), *events]  # back at the table
     for event in events:
         apply(ruleset, table, event)
     if not table.over:
@@ -135,23 +142,43 @@ def _after_timeout(
     actor_kind: str,
     seed: str,
 ) -> list[Event]:
-    """Another player skips the turn of a seat out of time, or expels it."""
-    if actor_kind != SEAT_ACTOR or seat is None:
+    """Another player skips the turn of a seat out of time, or expels it.
+
+    The system (actor ``system``) does the same for bot opponents, who apply the table's
+    policy for themselves (games.services.timing); it is recorded with ``by`` None."""
+    system = actor_kind == SYSTEM_ACTOR
+    if not system and (actor_kind != SEAT_ACTOR or seat is None):
         raise IllegalCommand("not_seated", "Only a player at this table can do that.")
-    if seat in table.departures:
+    if not system and seat in table.departures:
         raise IllegalCommand("seat_departed", "You left this game.")
-    if table.clock is None:
+    if table.clock is None and not table.absent:
         raise IllegalCommand("untimed", "This table has no clocks.")
     target = _target(table, command)
-    if target == seat:
+    if not system and target == seat:
         raise IllegalCommand("own_seat", "You cannot skip or expel yourself.")
-    if target not in table.clock.timed_out:
+    late = table.clock.timed_out if table.clock is not None else table.absent
+    if target not in late:
         raise IllegalCommand("not_out_of_time", "That player still has time.")
+    by = None if system else seat
     if command["type"] == EXPEL:
-        return _depart(table, Event(SEAT_EXPELLED, {"seat": target, "by": seat}), seed)
+        return _depart(table, Event(SEAT_EXPELLED, {"seat": target, "by": by}), seed)
     if target not in to_act(ruleset, table) or target in table.skipping:
         raise IllegalCommand("not_their_turn", "There is no turn of theirs to skip.")
-    return [Event(TURN_SKIPPED, {"seat": target, "by": seat})]
+    return [Event(TURN_SKIPPED, {"seat": target, "by": by})]
+
+
+def _absent(
+    ruleset: Ruleset, table: TableState, command: dict[str, Any], actor_kind: str
+) -> list[Event]:
+    """The sweep's command at an untimed table: the seat to act has been gone too long."""
+    if actor_kind != SYSTEM_ACTOR:
+        raise IllegalCommand("forbidden", "Only the server says a player is gone.")
+    if table.clock is not None:
+        raise IllegalCommand("timed", "A timed table has its clocks.")
+    target = _target(table, command)
+    if target in table.absent or target not in to_act(ruleset, table):
+        raise IllegalCommand("not_their_turn", "That player is not keeping the table waiting.")
+    return [Event(SEAT_ABSENT, {"seat": target})]
 
 
 def _depart(table: TableState, departed: Event, seed: str) -> list[Event]:

@@ -9,15 +9,24 @@ from games.rules.base import Outcome, Ruleset
 from games.table.state import TableState
 
 
-def view(ruleset: Ruleset, table: TableState, seat: int | None) -> dict[str, Any]:
-    """The viewer's view: the ruleset's view plus the service's own public facts."""
+def view(
+    ruleset: Ruleset, table: TableState, seat: int | None, *, reveal: bool = False
+) -> dict[str, Any]:
+    """The viewer's view: the ruleset's view plus the service's own public facts.
+
+    ``reveal`` (the read path asks it once the game is over): every seat's secrets too,
+    under ``revealed`` by seat, whoever is looking."""
     if table.rules is None:
         return {}
     seen = ruleset.view(table.rules, seat)
+    if reveal:
+        seen["revealed"] = {str(s): part for s, part in ruleset.secrets(table.rules).items()}
     seen["resigned"] = list(table.resigned)
     seen["expelled"] = list(table.expelled)
     seen["kicked"] = list(table.kicked)
     seen["skipping"] = list(table.skipping)
+    if table.absent:
+        seen["absent"] = list(table.absent)
     seen["aborted"] = table.aborted
     if table.clock is not None:
         seen["clock"] = table.clock.view()
@@ -44,6 +53,8 @@ def dump(ruleset: Ruleset, table: TableState) -> dict[str, Any]:
         data.update(expelled=table.expelled, kicked=table.kicked, departures=table.departures)
     if table.skipping:
         data["skipping"] = table.skipping
+    if table.absent:
+        data["absent"] = table.absent
     if table.clock is not None:
         data["clock"] = table.clock.dump()
     return data
@@ -64,6 +75,7 @@ def load(ruleset: Ruleset, data: dict[str, Any]) -> TableState:
         departures=list(data.get("departures", resigned)),
         skipping=list(data.get("skipping", [])),
         clock=clock,
+        absent=list(data.get("absent", [])),
     )
 
 
@@ -80,4 +92,5 @@ def copy(ruleset: Ruleset, table: TableState) -> TableState:
         departures=list(table.departures),
         skipping=list(table.skipping),
         clock=clocks.Clock.load(table.clock.dump()) if table.clock else None,
+        absent=list(table.absent),
     )

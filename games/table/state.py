@@ -18,9 +18,13 @@ CLOCK_EXPIRED = "clock_expired"
 TURN_SKIPPED = "turn_skipped"
 SEAT_EXPELLED = "seat_expelled"
 SEAT_KICKED = "seat_kicked"
+# An untimed table: a player to act made no move for ABSENT_AFTER_HOURS (the system says
+# so); the others may then skip or expel as after a timeout, until the player moves.
+SEAT_ABSENT = "seat_absent"
+SEAT_RETURNED = "seat_returned"
 SERVICE_EVENTS = frozenset(
     (GAME_STARTED, SEAT_RESIGNED, GAME_ABORTED, GAME_FINISHED, CLOCK_PRESSED, CLOCK_EXPIRED)
-    + (TURN_SKIPPED, SEAT_EXPELLED, SEAT_KICKED)
+    + (TURN_SKIPPED, SEAT_EXPELLED, SEAT_KICKED, SEAT_ABSENT, SEAT_RETURNED)
 )
 
 # Commands the service itself answers (the rules engine never sees them).
@@ -31,7 +35,8 @@ TIMEOUT = "timeout"  # the clock sweep (actor "system")
 SKIP = "skip"  # another player, once a seat is out of time: a bot plays this one turn
 EXPEL = "expel"  # another player, once a seat is out of time: a bot plays on for good
 KICK = "kick"  # a moderator removes a player: a bot plays on for good
-SERVICE_COMMANDS = frozenset({RESIGN, ABORT, START, TIMEOUT, SKIP, EXPEL, KICK})
+ABSENT = "absent"  # the sweep, at an untimed table (actor "system")
+SERVICE_COMMANDS = frozenset({RESIGN, ABORT, START, TIMEOUT, SKIP, EXPEL, KICK, ABSENT})
 # How a departure that leaves one seat ends the game (result_declared's "by").
 ENDED_BY = {SEAT_RESIGNED: "resignation", SEAT_EXPELLED: "expulsion", SEAT_KICKED: "removal"}
 
@@ -55,6 +60,8 @@ class TableState:
     # Seats out of time whose current turn the others had skipped: a bot plays it.
     skipping: list[int] = field(default_factory=list)
     clock: clocks.Clock | None = None
+    # Untimed tables: seats whose player has been gone too long (see SEAT_ABSENT).
+    absent: list[int] = field(default_factory=list)
 
     @property
     def over(self) -> bool:
@@ -126,6 +133,8 @@ def apply(ruleset: Ruleset, table: TableState | None, event: Event) -> TableStat
         table.departures.append(seat)
         if seat in table.skipping:
             table.skipping.remove(seat)
+        if seat in table.absent:
+            table.absent.remove(seat)
     elif kind == GAME_ABORTED:
         table.aborted = True
     elif kind == GAME_FINISHED:
@@ -139,6 +148,10 @@ def apply(ruleset: Ruleset, table: TableState | None, event: Event) -> TableStat
         table.clock.timed_out.add(event.public["seat"])
     elif kind == TURN_SKIPPED:
         table.skipping.append(event.public["seat"])
+    elif kind == SEAT_ABSENT:
+        table.absent.append(event.public["seat"])
+    elif kind == SEAT_RETURNED:
+        table.absent.remove(event.public["seat"])
     else:
         table.rules = ruleset.evolve(table.rules, event)
         if table.skipping:
@@ -159,6 +172,18 @@ def to_act(ruleset: Ruleset, table: TableState) -> set[int]:
     return set() if table.over else ruleset.to_act(table.rules)
 
 
+def bots_to_act(
+    ruleset: Ruleset, table: TableState, levels: dict[int, str], takeover: str
+) -> list[tuple[int, str]]:
+    """(seat, level) of each bot-played seat to act, in seat order. ``levels`` are the
+    seats' bot levels (bots from the start and players' seats taken over); a turn the
+    others skipped is played at the ``takeover`` level (only the log says so)."""
+    if table.over or not (levels or table.skipping):
+        return []
+    levels = {seat: takeover for seat in table.skipping} | levels
+    return [(seat, levels[seat]) for seat in sorted(ruleset.to_act(table.rules)) if seat in levels]
+
+
 def press_clocks(
     ruleset: Ruleset, table: TableState, now_ms: int, mover: int | None
 ) -> Event | None:
@@ -166,7 +191,7 @@ def press_clocks(
     assert table.clock is not None
     state = clocks.press(
         table.clock,
-        to_act(ruleset, table),
+        set() if table.over else ruleset.awaited(table.rules),
         set(table.departures),
         set(table.skipping),
         now_ms,

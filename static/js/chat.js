@@ -69,6 +69,9 @@ class TableChat {
       h(
         "li",
         { class: "chat-line", dataset: { message: String(line.id) } },
+        line.created_at
+          ? h("time", { class: "chat-time", datetime: line.created_at, title: new Date(line.created_at).toLocaleString() }, new Date(line.created_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }))
+          : null,
         h("span", { class: "chat-author" }, line.author),
         h("span", { class: "chat-body" }, line.body),
         this.canPost && !mine

@@ -3,7 +3,7 @@
 // The parts live in static/js/lobby/.
 
 import { get, showError } from "./api.js";
-import { createTable } from "./lobby/create.js";
+import { createTable, showThinkField } from "./lobby/create.js";
 import { restoreFilters } from "./lobby/filters.js";
 import { loadTables } from "./lobby/list.js";
 import { connect } from "./lobby/live.js";
@@ -24,7 +24,10 @@ async function init() {
     await loadTimeControl();
     createForm.ruleset.addEventListener("change", renderOptions);
     createForm.addEventListener("submit", createTable);
+    createForm.bot_level.addEventListener("change", showThinkField);
+    showThinkField();
     renderOptions();
+    createForm.dataset.ready = "1"; // the game's usual table is set: a player's edits stay
   }
   await loadTables();
   connect();

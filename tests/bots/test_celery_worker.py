@@ -45,6 +45,8 @@ def start_worker(settings, pool: str = "solo", log: Path | None = None) -> subpr
     env = {
         **os.environ,
         "BOT_QUEUE": settings.BOT_QUEUE,
+        # Sweeps this worker might route go to a queue of this run's too.
+        "CLOCK_QUEUE": f"clocks-test-{uuid.uuid4().hex[:12]}",
         "DATABASE_URL": database_url_for_worker(),
         "BOT_MOVE_DELAY": "0",
         "PYTHONPATH": str(ROOT),
@@ -163,12 +165,20 @@ def test_a_turn_whose_worker_process_dies_is_delivered_again_and_played_once(
         for _ in range(2):
             services.bot_add(game_id=game.id, user=user, level="hard")
         services.game_start(game_id=game.id, user=user)
-        game.refresh_from_db()
-        head = game.head_seq
-        ((seat, _level),) = turns.bot_seats_to_act(game)
-        wait_for(lambda: "bots.tasks.take_turn" in log.read_text(), process, "the task")
-        time.sleep(1.0)  # the hard bot thinks for 4 s: kill its process mid-search
-        assert Game.objects.get(pk=game.id).head_seq == head
+        # The hard bot thinks for up to 4 s, but its search may settle a turn early (a
+        # position with one clear candidate): kill the process in the first turn still
+        # being searched a second after the worker took it.
+        for _attempt in range(8):
+            game.refresh_from_db()
+            head = game.head_seq
+            ((seat, _level),) = turns.bot_seats_to_act(game)
+            taken = f"{game.id}', {seat}, {head})"
+            wait_for(lambda taken=taken: taken in log.read_text(), process, "the task")
+            time.sleep(1.0)
+            if Game.objects.get(pk=game.id).head_seq == head:
+                break
+        else:
+            pytest.fail("every hard turn ended within a second: nothing left to kill")
         (child,) = children_of(process.pid)
         os.kill(child, signal.SIGKILL)
         command_id = turns.bot_command_id(game.id, head, seat)

@@ -10,10 +10,11 @@ import pytest
 from django.db import connections
 
 from bots import tasks
-from games import clocks, selectors, services
+from games import clocks, selectors, services, store
 from games.errors import ServiceError
 from games.exports import audit, export_game, verify_export
 from games.models import Game, GameEvent
+from games.rules import get_ruleset
 from tests.conftest import ON_POSTGRES, needs_postgres
 from tests.games.helpers import humans_table, play_out, to_act
 
@@ -95,6 +96,16 @@ def test_only_the_clock_of_the_seat_to_act_runs(players, clock):
     assert state["deadlines"][str(first)] == clocks.ms_of(clock.now) + 300_000
     deadline = clocks.moment_of(clocks.ms_of(clock.now) + 300_000)  # whole milliseconds
     assert Game.objects.get(pk=game.id).clock_deadline == deadline
+
+
+def test_kingdom_cards_runs_only_the_clock_of_the_seat_the_game_waits_for(players, clock):
+    """Bystanders may change their kingdoms meanwhile (they are in to_act) but the game
+    does not wait for them, so their clocks stay stopped."""
+    game = humans_table(players, ruleset="kingdom-cards", time_control=BLITZ)
+    with store.reading(game) as table:
+        awaited = get_ruleset("kingdom-cards").awaited(table.rules)
+    assert len(awaited) == 1 and len(to_act(game)) > 1
+    assert set(clock_view(game)["running"]) == {str(s) for s in awaited}
 
 
 def test_a_move_charges_the_time_used_and_adds_the_increment(players, clock):

@@ -103,3 +103,12 @@ def test_greedy_gives_away_its_cheapest_spare_card_when_it_cannot_win():
     state = table(hands={0: ["B9a", "R7a", "Y7a", "Y1a", "R4a", "R8b"], 1: ["T1"]})
     play(state, (0, {"type": "challenge", "seat": 1}), (1, {"type": "bid", "card": "T1"}))
     assert greedy(RULESET, state, 0, random.Random(0)) == {"type": "bid", "card": "Y1a"}
+
+
+def test_greedy_takes_a_card_back_to_bid_when_challenged_with_an_empty_hand():
+    state = table(hands={0: ["Y9b"], 1: []}, groups={1: [["R1a", "R2a", "R3a"]]})
+    play(state, (0, {"type": "challenge", "seat": 1}))
+    command = greedy(RULESET, state, 1, random.Random(0))
+    assert command["type"] == "return_card"
+    play(state, (1, command))
+    assert greedy(RULESET, state, 1, random.Random(0))["type"] == "bid"

@@ -98,6 +98,7 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> ServerEnv:
         ALLOWED_HOSTS="127.0.0.1,localhost",
         CSRF_TRUSTED_ORIGINS=f"http://127.0.0.1:{port}",
         PYTHONUNBUFFERED="1",
+        THROTTLE_SIGNUP="off",  # every player of the session signs up from this address
     )
     env.pop("DJANGO_SETTINGS_MODULE", None)
     server = ServerEnv(port=port, workdir=workdir, env=env)
@@ -215,6 +216,10 @@ def new_player(browser, server_url: str) -> Iterator[Callable[..., Player]]:
         page.fill("#id_password2", PASSWORD)
         page.click("button[type=submit]")
         page.wait_for_url(f"{server_url}/")
+        # The lobby sets the game's usual table once; a test fills the form after that.
+        from playwright.sync_api import expect
+
+        expect(page.locator("#create-form[data-ready='1']")).to_be_attached()
         return Player(name=name, page=page, context=context, errors=errors)
 
     yield make

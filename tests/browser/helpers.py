@@ -27,9 +27,13 @@ def create_table(
 ) -> str:
     """Fill the lobby's create form; returns the new table's id (from its card)."""
     page.goto("/")
+    # The form sets each game's usual table once the rulesets are loaded: fill it after.
+    expect(page.locator("#create-form[data-ready='1']")).to_be_attached()
     page.select_option("#create-ruleset", ruleset)
     page.fill("#create-seats", str(seats))
-    page.fill("#create-bots", str(bots))
+    # The form fills every empty seat but the host's with bots, or none.
+    assert bots in (0, seats - 1), "the lobby fills all empty seats with bots or none"
+    page.locator("#create-fill-bots").set_checked(bots > 0)
     page.select_option("#create-bot-level", level)
     for name, checked in (options or {}).items():
         page.locator(f"#opt-{name}").set_checked(checked)

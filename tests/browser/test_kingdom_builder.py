@@ -53,7 +53,7 @@ def test_kingdom_builder_with_two_bots_from_a_whole_turn_to_the_result(new_playe
         target.click()
         expect(
             page.locator("#log li", has_text=f"{ana.name} builds on").filter(
-                has_text=f"[{row}, {col}]"
+                has_text=f" at {chr(65 + int(col))}{int(row) + 1}"
             )
         ).to_have_count(1)
         expect(

@@ -9,14 +9,15 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PASSWORD
 from tests.browser.helpers import (
     api_json,
+    api_post,
     create_table,
     first_showing,
     frames_json,
     log_seqs,
     record_frames,
-    seat_two_players,
     start_from_lobby,
     string_values,
     wait_for_your_turn,
@@ -201,11 +202,31 @@ def test_turning_off_highlight_playable_cards_removes_the_highlighting(new_playe
     assert ana.errors == []
 
 
+def seat_two_players_through_the_api(server_url: str, host, guest) -> tuple[str, dict]:
+    """A started two-player table, both pages open on it and recording from before the
+    start. Seated through the API, not the lobby: the lobby's "Table created" toast lives
+    3 s, which a busy machine can miss (the lobby flow has its own tests)."""
+    tokens = {
+        p.name: api_post(
+            server_url, "/api/auth/token/", {"username": p.name, "password": PASSWORD}
+        )["token"]
+        for p in (host, guest)
+    }
+    body = {"ruleset": "kingdom-cards", "seats": 2, "options": {"allow_two_players": True}}
+    table_id = api_post(server_url, "/api/tables/", body, tokens[host.name])["id"]
+    api_post(server_url, f"/api/tables/{table_id}/join/", {}, tokens[guest.name])
+    frames = {p.name: record_frames(p.page) for p in (host, guest)}
+    for player in (host, guest):
+        player.page.goto(f"/tables/{table_id}/")
+        expect(player.page.locator("#prelude")).to_contain_text("2 of 2 seats")
+    api_post(server_url, f"/api/tables/{table_id}/start/", {}, tokens[host.name])
+    return table_id, frames
+
+
 def test_two_players_each_see_only_their_own_hand(new_player, browser, server_url, artifacts):
     ana = new_player("ana")
     bo = new_player("bo")
-    options = {"allow_two_players": True}
-    table_id, frames = seat_two_players(ana, bo, "kingdom-cards", options)
+    table_id, frames = seat_two_players_through_the_api(server_url, ana, bo)
     watcher_context = browser.new_context(base_url=server_url)
     watcher = watcher_context.new_page()
     frames["watcher"] = record_frames(watcher)
@@ -227,9 +248,9 @@ def test_two_players_each_see_only_their_own_hand(new_player, browser, server_ur
     expect(challenger.page.locator("#kc-challenge button")).to_have_count(1)
     expect(defender.page.locator("#kc-challenge")).to_have_count(0)
     challenger.page.locator("#kc-challenge button").click()
-    bid_button = defender.page.locator("button.kc-card[data-bid]").first
-    bid = bid_button.get_attribute("data-card")
-    bid_button.click()
+    bid = defender.page.locator("button.kc-card[data-bid]").first.get_attribute("data-card")
+    # By its card, not by position: a redraw between reading and clicking keeps the card.
+    defender.page.locator(f"button.kc-card[data-bid][data-card='{bid}']").click()
     defender.page.click("#kc-bid")
     for page in pages.values():
         expect(page.locator(f".kc-battle [data-card='{bid}']")).to_have_count(1)

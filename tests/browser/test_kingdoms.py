@@ -65,7 +65,9 @@ def test_kingdoms_with_bots_from_the_lobby_to_the_result(new_player, artifacts):
     )
     page.screenshot(path=artifacts / "table-kingdoms.png", full_page=True)
 
-    # Resign: a bot plays on for us, the game runs to its end, the result shows.
+    # Resign: a bot plays on for us, the game runs to its end, the result shows. From the
+    # resignation on we watch as a spectator (no seat of ours), so note the seat first.
+    me = page.evaluate("window.kingdomTable.yourSeat")
     page.click("#resign")
     page.click("#resign-confirm")
     result = page.locator("#result")
@@ -81,7 +83,6 @@ def test_kingdoms_with_bots_from_the_lobby_to_the_result(new_player, artifacts):
     assert log_seqs(page) == list(range(1, head + 1))
     # The resigned seat ranks last, alone (the bots may tie above it: a shared place).
     ranking = table["outcome"]["ranking"]
-    me = page.evaluate("window.kingdomTable.yourSeat")
     assert ranking[-1] == [me]
     page.screenshot(path=artifacts / "table-kingdoms-result.png", full_page=True)
 

@@ -96,7 +96,7 @@ def test_phone_width_kingdom_builder_fits_and_builds_by_keyboard(new_player, art
     page.keyboard.press("Enter")
     built = page.locator("#log li", has_text=f"{ana.name} builds on")
     expect(built).to_have_count(1)
-    expect(built).to_contain_text(f"[{row}, {col}]")
+    expect(built).to_contain_text(f" at {chr(65 + int(col))}{int(row) + 1}")
     assert_no_sideways_scroll(page, "the Kingdom Builder table after a move")
     page.screenshot(path=artifacts / "table-kingdom-builder-phone.png", full_page=True)
     assert ana.errors == []

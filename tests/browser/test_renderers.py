@@ -131,6 +131,19 @@ def test_kingdom_cards_select_three_cards_and_lay_them_as_a_group(page):
     assert sent(page)[-1] == {"type": "challenge", "seat": 1}
 
 
+def test_kingdom_cards_a_single_card_is_laid_and_taken_back_alone(page):
+    view = engine_view("kingdom-cards", {}, 3, 0, seed=1)
+    view["kingdoms"][0]["groups"][0] = ["R1a", "Y2a"]  # an incomplete people
+    legal = [{"type": "lay_card", "card": "R4b"}, {"type": "return_card", "card": "Y2a"}]
+    mount(page, "kingdom_cards", view, legal, 0)
+    page.locator("#sandbox .kc-hand button.kc-card[data-card='R4b']").click()
+    page.get_by_role("button", name="Lay this card alone in your kingdom").click()
+    assert sent(page) == [{"type": "lay_card", "card": "R4b"}]
+    expect(page.locator("#sandbox")).to_contain_text("incomplete: no bonus, no flag")
+    page.locator("#sandbox [data-focus-key='return-card-Y2a']").click()
+    assert sent(page)[-1] == {"type": "return_card", "card": "Y2a"}
+
+
 def test_kingdom_cards_hand_order_by_drag_and_drop_is_kept(page):
     view = engine_view("kingdom-cards", {}, 3, 0, seed=1)
     mount(page, "kingdom_cards", view, [], 0)

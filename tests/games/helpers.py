@@ -13,6 +13,8 @@ from games.models import Game, GameEvent
 # reshuffles every tile and deals new starting tiles, so a tile face up in epoch 1 may be
 # another seat's secret starting tile (or lie unseen in the supply) in epoch 2.
 FRESH_SECRETS_AFTER: dict[str, frozenset[str]] = {"kingdoms": frozenset({"epoch_started"})}
+# Once the game is over every seat's private parts are shown to everyone (never "-1").
+GAME_OVER_EVENTS = frozenset({"result_declared", "game_aborted"})
 
 
 def table_with_bots(
@@ -127,11 +129,14 @@ def secrets_by_seq(
     """For each seq, the values ``seat`` (None: a spectator) must not see just after that
     event: what another seat or the server (private "-1") holds, minus what is public and
     what the seat holds itself, within the current deal (a Kingdoms epoch; see
-    ``FRESH_SECRETS_AFTER``). Computed from the auditor's rows, so it is exact."""
+    ``FRESH_SECRETS_AFTER``). From the end of the game on, only server-only facts
+    (private "-1") are secret. Computed from the auditor's rows, so it is exact."""
     fresh = FRESH_SECRETS_AFTER.get(ruleset, frozenset())
     public: set[str] = set()
     hidden: set[str] = set()
     own: set[str] = set()
+    seats_parts: set[str] = set()  # every seat's private values, the whole game long
+    over = False
     out: dict[int, frozenset[str]] = {}
     for row in rows:
         if row.type in fresh:
@@ -139,6 +144,11 @@ def secrets_by_seq(
         public |= string_values(row.public)
         for key, data in row.private.items():
             (own if seat is not None and key == str(seat) else hidden).update(string_values(data))
+            if key != "-1":
+                seats_parts |= string_values(data)
+        over = over or row.type in GAME_OVER_EVENTS
+        if over:
+            public |= seats_parts
         out[row.seq] = frozenset(hidden - public - own)
     return out
 

@@ -39,6 +39,41 @@ def test_rulesets_declare_their_options():
     assert kingdoms["min_players"] == 2 and kingdoms["max_players"] == 4
 
 
+def test_rulesets_say_in_player_words_when_each_option_applies():
+    rulesets = {r["key"]: r for r in APIClient().get("/api/rulesets/").json()}
+    options = {o["name"]: o for o in rulesets["kingdom-builder"]["options"]}
+    assert options["draft_size"]["applies_when"] == {"terrain_draw": "draft"}
+    assert options["hand_size"]["applies_when"] == {"terrain_draw": "hand"}
+    assert options["sections"]["applies_when"] == {"board": "chosen"}
+    assert options["crossroads_pieces_score"]["applies_when"] == {"crossroads": True}
+    assert options["terrain_draw"]["applies_when"] is None
+    assert len(options["board"]["labels"]) == len(options["board"]["choices"])
+    cards = options["cards"]["pick"]
+    assert cards["count"] == 3 and cards["default_label"].startswith("3 at random")
+    assert {"value": "fishermen", "label": "Fishermen", "needs": None} in cards["items"]
+    assert {i["needs"] for i in cards["items"]} == {None, "nomads"}
+    sections = options["sections"]["pick"]
+    assert sections["count"] == 4 and options["sections"]["control"] == "board_sections"
+    assert {
+        "value": "city_hall_and_outpost",
+        "label": "City Hall and Outpost",
+        "needs": "crossroads",
+    } in sections["items"]
+    wizard = rulesets["kingdoms"]["options"][0]
+    assert wizard["label"] == "The Wizard" and wizard["pick"] is None
+
+
+def test_kingdom_builder_sections_come_as_terrain_grids():
+    response = APIClient().get("/api/rulesets/kingdom-builder/sections/")
+    assert response.status_code == 200
+    sections = {s["name"]: s for s in response.json()}
+    assert len(sections) == 16
+    tavern = sections["tavern"]
+    assert tavern["label"] == "Tavern" and tavern["expansion"] == "base"
+    assert len(tavern["rows"]) == 10 and all(len(row) == 10 for row in tavern["rows"])
+    assert set("".join(tavern["rows"])) <= set("GCDFTWMSLN")
+
+
 def test_signup_gives_a_token_that_authenticates():
     client = APIClient()
     response = client.post(

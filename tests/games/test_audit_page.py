@@ -49,6 +49,7 @@ def test_a_finished_game_is_audited_publicly_with_the_seed_verified(finished, cl
     assert 'data-testid="chain-status"><span class="audit-ok">intact' in body
     assert finished.seed_commitment in body and finished.seed in body
     assert "passed" in body and "reproduces every event" in body
+    assert "server signatures valid (key " in body  # the final checkpoint is signed
     assert body.count("audit-jump") == finished.head_seq
     assert "/static/js/audit.js" in body
     trail = APIClient().get(f"/api/tables/{finished.id}/audit/trail/").json()

@@ -128,6 +128,10 @@ HOST_OR_MODERATOR = only({"player": 200, "moderator": 200})
 # name: (method, path, body, expected status per role)
 ENDPOINTS = {
     "rulesets": ("get", "/api/rulesets/", None, everyone(200, 200)),
+    "board_sections": (
+        "get", "/api/rulesets/kingdom-builder/sections/", None, everyone(200, 200),
+    ),
+    "signing_keys": ("get", "/api/keys/", None, everyone(200, 200)),
     "time_controls": ("get", "/api/time-controls/", None, everyone(200, 200)),
     "table_list": ("get", "/api/tables/", None, everyone(200, 200)),
     "table_create": (
@@ -184,6 +188,8 @@ ENDPOINTS = {
     "dismiss": ("post", "/api/moderation/reports/{report}/dismiss/", None, MODERATOR_ONLY),
     "leaderboard": ("get", "/api/leaderboards/{ruleset}/", None, everyone(200, 200)),
     "player_ratings": ("get", "/api/players/{third}/ratings/", None, everyone(200, 200)),
+    "ws_ticket": ("post", "/api/auth/ws-ticket/", None, everyone(201)),
+    "token_revoke": ("post", "/api/auth/token/revoke/", None, everyone(204)),
 }  # fmt: skip
 
 PAGES = {

@@ -1,4 +1,5 @@
-"""PostgreSQL only: the append-only trigger and concurrent commands on one game."""
+"""PostgreSQL only: the append-only triggers (events and snapshots: no UPDATE, DELETE or
+TRUNCATE) and concurrent commands on one game."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ import threading
 import uuid
 
 import pytest
+from django.core.management import call_command
 from django.db import DatabaseError, connection, connections, transaction
 
 from games import selectors, services
 from games.errors import ServiceError
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, Snapshot
 from tests.conftest import needs_postgres
 
 pytestmark = [needs_postgres, pytest.mark.django_db(transaction=True)]
@@ -36,6 +38,50 @@ def test_trigger_refuses_update_and_delete_of_events(make_user):
     ):
         cursor.execute("DELETE FROM games_gameevent WHERE id = %s", [row.pk])
     assert GameEvent.objects.get(pk=row.pk).actor == row.actor
+
+
+def test_trigger_refuses_truncate_of_events_and_snapshots(make_user, settings):
+    settings.SNAPSHOT_EVERY = 1
+    game, _ = two_humans(make_user)
+    snapshots = Snapshot.objects.filter(game=game).count()
+    assert snapshots > 0
+    for table in ("games_gameevent", "games_snapshot"):
+        with (
+            pytest.raises(DatabaseError, match=f"{table} is append-only \\(TRUNCATE refused\\)"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(f"TRUNCATE {table} CASCADE")
+    assert GameEvent.objects.filter(game=game).count() == game.head_seq
+    assert Snapshot.objects.filter(game=game).count() == snapshots
+
+
+def test_trigger_refuses_update_and_delete_of_snapshots(make_user, settings):
+    settings.SNAPSHOT_EVERY = 1
+    game, _ = two_humans(make_user)
+    snapshot = Snapshot.objects.filter(game=game).first()
+    with pytest.raises(DatabaseError, match="games_snapshot is append-only"), transaction.atomic():
+        Snapshot.objects.filter(pk=snapshot.pk).update(signature="forged")
+    with pytest.raises(DatabaseError, match="games_snapshot is append-only"), transaction.atomic():
+        Snapshot.objects.filter(pk=snapshot.pk).delete()
+    assert Snapshot.objects.get(pk=snapshot.pk).signature == snapshot.signature
+
+
+def test_flush_alone_may_truncate_the_log_and_only_for_its_own_session(make_user):
+    """The test suite's teardown (manage.py flush) empties every table; the setting it
+    uses to pass the guard does not outlive it."""
+    two_humans(make_user)
+    call_command("flush", interactive=False, verbosity=0)
+    assert not GameEvent.objects.exists() and not Game.objects.exists()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('kingdom.flush', true)")
+        assert cursor.fetchone()[0] in (None, "")
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("TRUNCATE games_gameevent CASCADE")
 
 
 def test_many_threads_submitting_to_one_game_leave_a_gapless_log(make_user):

@@ -1,5 +1,6 @@
 """Audit games: the fields against the log, hash chain, replay equals recorded state
-(every snapshot, the final one too), re-execution with the seed."""
+(every snapshot, the final one too), re-execution with the seed, and the server's
+signed checkpoints against the keys it publishes."""
 
 from __future__ import annotations
 
@@ -79,8 +80,10 @@ def _line(verdict: dict[str, Any]) -> str:
     seed = "seed not revealed" if reexec is None else f"re-execution={reexec}"
     final = verdict["final_state_matches"]
     final_state = "final state: no snapshot" if final is None else f"final_state={final}"
+    signed = verdict["signatures_valid"]
+    signatures = "nothing signed yet" if signed is None else f"signatures={signed}"
     return (
         f"{mark} {verdict['game']} chain={verdict['chain_intact']} "
         f"fields={verdict['fields_match']} replay={verdict['replay_matches']} "
-        f"{final_state} {seed} {'; '.join(verdict['problems'])}"
+        f"{final_state} {seed} {signatures} {'; '.join(verdict['problems'])}"
     ).rstrip()

@@ -136,6 +136,7 @@ from typing import Any
 from games.rules import register
 from games.rules.base import Command, Event, IllegalCommand, Outcome, Ruleset
 from games.rules.kingdom_builder import opening, snapshot, state, turn, view
+from games.rules.kingdom_builder.command_shapes import COMMAND_SHAPES
 from games.rules.kingdom_builder.scoring import score_position as _score_position
 
 
@@ -145,6 +146,8 @@ class KingdomBuilder(Ruleset):
     name = "Kingdom Builder"
     min_players = 2
     max_players = 5  # with Nomads; without it ``seat_range`` gives 2–4
+    command_shapes = COMMAND_SHAPES
+    bots_skip = frozenset({"undo"})
     options = opening.OPTIONS
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -154,7 +157,8 @@ class KingdomBuilder(Ruleset):
         return opening.seat_range(options)
 
     def setup(self, options: dict[str, Any], players: int, rng: random.Random) -> list[Event]:
-        options = self.clean_options(options)
+        # A table recorded before undo existed has no "undo" option: it plays without.
+        options = self.clean_options({"undo": False, **(options or {})})
         low, high = self.seat_range(options)
         if not isinstance(players, int) or isinstance(players, bool) or not low <= players <= high:
             raise IllegalCommand(
@@ -178,6 +182,9 @@ class KingdomBuilder(Ruleset):
 
     def view(self, s: state.State, seat: int | None) -> dict[str, Any]:
         return view.view(s, seat)
+
+    def secrets(self, s: state.State) -> dict[int, dict[str, Any]]:
+        return {p: {"terrain_cards": list(s.hands[p])} for p in range(s.players)}
 
     def outcome(self, s: state.State) -> Outcome | None:
         return Outcome.from_json(s.outcome) if s.outcome is not None else None

@@ -66,12 +66,24 @@ def top_card(em: Emitter, rng: random.Random) -> str | None:
     return s.draw_pile[0]
 
 
-def reveal_top(em: Emitter, rng: random.Random, seat: int) -> bool:
+def reveal(em: Emitter, seat: int, terrain: str, source: str, replacement: bool = False) -> None:
+    """Play ``terrain`` face up as the turn's card.
+
+    The turn's own card (not one replacing it) is marked when no empty hex of its terrain
+    is left: Oracle and Barn then sit the whole turn out (FAQ).
+    """
+    public: dict[str, Any] = {"seat": seat, "terrain": terrain, "source": source}
+    if not replacement and not free_hexes(em.state, terrain):
+        public["no_empty_hex"] = True
+    em.emit("terrain_card_revealed", public)
+
+
+def reveal_top(em: Emitter, rng: random.Random, seat: int, replacement: bool = False) -> bool:
     """Play the top card of the draw pile face up; False when there is no card at all."""
     terrain = top_card(em, rng)
     if terrain is None:
         return False
-    em.emit("terrain_card_revealed", {"seat": seat, "terrain": terrain, "source": "draw_pile"})
+    reveal(em, seat, terrain, "draw_pile", replacement)
     return True
 
 
@@ -88,10 +100,7 @@ def offer_terrain(em: Emitter, rng: random.Random, seat: int) -> None:
     automatic = draw == STANDARD or (draw == SCEADEAU and s.turns[seat] >= 3)
     if (automatic and len(s.hands[seat]) <= 1) or (draw == HAND and not s.hands[seat]):
         if s.hands[seat]:
-            em.emit(
-                "terrain_card_revealed",
-                {"seat": seat, "terrain": s.hands[seat][0], "source": "hand"},
-            )
+            reveal(em, seat, s.hands[seat][0], "hand")
         elif not reveal_top(em, rng, seat):
             cut_short(em, seat)
     elif not choice_commands(s, seat):
@@ -125,14 +134,9 @@ def choose(em: Emitter, rng: random.Random, seat: int, command: dict[str, Any]) 
     kind = command["type"]
     s = em.state
     if kind == "choose_terrain":
-        em.emit(
-            "terrain_card_revealed",
-            {"seat": seat, "terrain": command["terrain"], "source": "choice"},
-        )
+        reveal(em, seat, command["terrain"], "choice")
     elif kind == "play_terrain_card":
-        em.emit(
-            "terrain_card_revealed", {"seat": seat, "terrain": command["terrain"], "source": "hand"}
-        )
+        reveal(em, seat, command["terrain"], "hand")
     elif kind == "swap_terrain_card":
         em.emit(
             "terrain_card_discarded",
@@ -141,10 +145,7 @@ def choose(em: Emitter, rng: random.Random, seat: int, command: dict[str, Any]) 
         if not reveal_top(em, rng, seat):
             cut_short(em, seat)
     elif kind == "take_terrain_card":
-        em.emit(
-            "terrain_card_revealed",
-            {"seat": seat, "terrain": command["terrain"], "source": "face_up"},
-        )
+        reveal(em, seat, command["terrain"], "face_up")
         refill = top_card(em, rng)
         if refill is not None:
             em.emit("terrain_card_drawn", {"seat": seat, "to": "face_up", "terrain": refill})
@@ -233,7 +234,9 @@ def no_terrain_left(em: Emitter, rng: random.Random, seat: int) -> None:
     """No empty hex of the card's terrain during the mandatory action.
 
     Publisher rule: the card is removed from the game and a new one drawn (the top card of
-    the draw pile, in every card variant). In ``choose`` the player picks another terrain.
+    the draw pile, in every card variant) when the mandatory action needs it: at once while
+    it is under way, else when the player starts it (``turn.py``). In ``choose`` the player
+    picks another terrain.
     Under the designer's rule (``designer_no_terrain``) the targets already fall back to
     any terrain, so reaching here means the board has no empty buildable hex.
     """
@@ -246,5 +249,5 @@ def no_terrain_left(em: Emitter, rng: random.Random, seat: int) -> None:
             cut_short(em, seat)
     else:
         em.emit("terrain_card_removed", {"seat": seat, "terrain": s.card})
-        if not reveal_top(em, rng, seat):
+        if not reveal_top(em, rng, seat, replacement=True):
             cut_short(em, seat)

@@ -109,6 +109,11 @@ def use_tile(em: Emitter, seat: int, command: Command) -> None:
         source = -1
     to = parse_hex(command, "to")
     _require_usable(s, seat, key)
+    require(
+        not (key in ("oracle", "barn") and s.card_gone_at_start),
+        "terrain_gone_at_start",
+        f"No empty hex of your card's terrain was left as your turn began: no {name} this turn.",
+    )
     found = tile.targets(s, seat)
     if tile.effect == BUILD:
         require(s.supply[seat] > 0, "no_settlements_left", "You have no settlement left.")

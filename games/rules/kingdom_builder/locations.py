@@ -29,8 +29,12 @@ State = Any  # games.rules.kingdom_builder.state.State (kept loose to avoid a cy
 
 
 def oracle(state: State, seat: int) -> list[int]:
-    """Build 1 settlement on the terrain of the card played this turn."""
-    if state.card is None:
+    """Build 1 settlement on the terrain of the card played this turn.
+
+    Not usable in a turn that began with no empty hex of the card's terrain (FAQ), even
+    on the card drawn to replace it or on a hex freed later in the turn.
+    """
+    if state.card is None or state.card_gone_at_start:
         return []
     return build_targets(state, free_hexes(state, state.card), seat)
 
@@ -80,22 +84,38 @@ def barn(state: State, seat: int) -> dict[int, list[int]]:
     """Move 1 of your settlements to a hex of the card's terrain.
 
     The eligible hexes are judged after picking the settlement up: if no other settlement
-    of yours touches an empty hex of the terrain, any empty hex of it will do.
+    of yours touches an empty hex of the terrain, any empty hex of it will do. The hex it
+    left is one of them again: it goes right back when that is the only eligible hex (FAQ).
+    Not usable in a turn that began with no empty hex of the card's terrain (FAQ).
     """
-    if state.card is None:
+    if state.card is None or state.card_gone_at_start:
         return {}
-    candidates = free_hexes(state, state.card)
     return moves_adjacent_if_possible(
-        sorted(state.settlements[seat]), candidates, state.owner, seat
+        sorted(state.settlements[seat]),
+        free_hexes(state, state.card),
+        state.owner,
+        seat,
+        lambda source: _may_return(state, source, state.card),
     )
 
 
 def harbor(state: State, seat: int) -> dict[int, list[int]]:
-    """Move 1 of your settlements to a water hex (adjacent to yours if possible)."""
-    candidates = free_hexes(state, WATER)
+    """Move 1 of your settlements to a water hex (adjacent to yours if possible).
+
+    As for Barn, a settlement already on water may have to go right back.
+    """
     return moves_adjacent_if_possible(
-        sorted(state.settlements[seat]), candidates, state.owner, seat
+        sorted(state.settlements[seat]),
+        free_hexes(state, WATER),
+        state.owner,
+        seat,
+        lambda source: _may_return(state, source, WATER),
     )
+
+
+def _may_return(state: State, source: int, terrain: str) -> bool:
+    """Whether the hex a settlement was lifted from is an eligible hex of ``terrain``."""
+    return state.board.terrain[source] == terrain and source not in state.guarded
 
 
 def paddock(state: State, seat: int) -> dict[int, list[int]]:

@@ -72,12 +72,18 @@ def donation(s: State, seat: int, terrain: str) -> list[int]:
 
 
 def resettlement(s: State, seat: int) -> dict[int, list[int]]:
-    """One step of one settlement onto a neighbouring hex a settlement could be built on."""
+    """One step of one settlement onto a neighbouring hex a settlement could be built on.
+
+    Each step follows the adjacency rule (FAQ: only Paddock and Caravan are exempt), judged
+    after picking the settlement up: onto a hex next to another of yours if it has one.
+    """
+    owner = s.owner
     moves: dict[int, list[int]] = {}
     for source in sorted(s.settlements[seat]):
         steps = sorted(n for n in NEIGHBOURS[source] if can_settle(s, n))
+        near = [n for n in steps if any(m != source and owner[m] == seat for m in NEIGHBOURS[n])]
         if steps:
-            moves[source] = steps
+            moves[source] = near or steps
     return moves
 
 

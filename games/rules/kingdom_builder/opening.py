@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.rules.base import Event, IllegalCommand, Option
+from games.rules.base import Event, IllegalCommand, Option, Pick, PickItem
 from games.rules.kingdom_builder import deck
 from games.rules.kingdom_builder.board import (
     BASE_SECTIONS,
@@ -16,7 +16,7 @@ from games.rules.kingdom_builder.board import (
     assemble,
     coords,
 )
-from games.rules.kingdom_builder.cards import CARDS, NOMADS_CARDS
+from games.rules.kingdom_builder.cards import CARD_NAMES, CARDS, NOMADS_CARDS
 from games.rules.kingdom_builder.emitter import Emitter
 from games.rules.kingdom_builder.nomads import deal_nomad_tiles
 from games.rules.kingdom_builder.state import EXPANSION_DEFAULTS, STONE_WALLS
@@ -28,13 +28,47 @@ CARDS_IN_PLAY = 3
 BASE_PLAYERS = (2, 4)
 NOMADS_PLAYERS = (2, 5)  # the Nomads box brings a fifth colour
 
+
+def section_label(name: str) -> str:
+    """A section's name for players: "city_hall_and_outpost" -> "City Hall and Outpost"."""
+    return " ".join(w if w == "and" else w.capitalize() for w in name.split("_"))
+
+
+# Which expansion option brings a section or card into the pools (None: the base game).
+_NEEDS = {"base": None, "nomads": "nomads", "crossroads": "crossroads"}
+SECTION_PICK = Pick(
+    4,
+    tuple(
+        PickItem(name, section_label(name), _NEEDS[expansion])
+        for expansion, names in (
+            ("base", BASE_SECTIONS),
+            ("nomads", NOMADS_SECTIONS),
+            ("crossroads", CROSSROADS_SECTIONS),
+        )
+        for name in names
+    ),
+)
+CARD_PICK = Pick(
+    CARDS_IN_PLAY,
+    tuple(PickItem(key, CARD_NAMES[key]) for key in CARDS)
+    + tuple(PickItem(key, CARD_NAMES[key], "nomads") for key in NOMADS_CARDS),
+    default_label="3 at random (the first game's board brings its own 3)",
+)
+CHOSEN = {"board": "chosen"}
+
 OPTIONS: tuple[Option, ...] = (
     Option(
         "board",
         "random",
-        "The board: 4 random sections each upright or rotated, the first-game preset, or "
-        "the sections given in 'sections' and 'rotations'.",
+        "The board: 4 random sections, each upright or turned; the first game's board; or "
+        "the 4 sections you choose (options 'sections' and 'rotations').",
         ("random", "first_game", "chosen"),
+        label="Board",
+        labels=(
+            "4 random sections",
+            "First game (Tavern, Paddock, Oasis, Farm)",
+            "Choose the sections",
+        ),
     ),
     Option(
         "sections",
@@ -42,17 +76,26 @@ OPTIONS: tuple[Option, ...] = (
         "With board 'chosen': 4 section names for top-left, top-right, bottom-left, "
         f"bottom-right, among: {', '.join(BASE_SECTIONS)} (with Nomads also "
         f"{', '.join(NOMADS_SECTIONS)}; with Crossroads also {', '.join(CROSSROADS_SECTIONS)}).",
+        label="Sections",
+        applies_when=CHOSEN,
+        pick=SECTION_PICK,
+        control="board_sections",
     ),
     Option(
         "rotations",
         None,
         "With board 'chosen': 4 booleans, true for a section rotated 180° (default none).",
+        label="Rotations",
+        applies_when=CHOSEN,
+        control="board_rotations",
     ),
     Option(
         "cards",
         None,
         f"The 3 Kingdom Builder cards in play (default 3 at random) among: {', '.join(CARDS)} "
         f"(with Nomads also {', '.join(NOMADS_CARDS)}).",
+        label="Kingdom Builder cards",
+        pick=CARD_PICK,
     ),
     Option(
         "terrain_draw",
@@ -60,32 +103,65 @@ OPTIONS: tuple[Option, ...] = (
         "How terrain cards are drawn: standard, draft (cards face up), hand (several in "
         "hand), choose (any terrain each turn), sceadeau (two cards at the start).",
         deck.TERRAIN_DRAWS,
+        label="Terrain cards",
+        labels=(
+            "Standard: draw one card each turn",
+            "Draft: pick from cards lying face up",
+            "Hand: hold several cards",
+            "Choose any terrain each turn",
+            "Sceadeau: two cards at the start",
+        ),
     ),
-    Option("draft_size", 3, "Draft variant: how many terrain cards lie face up.", (2, 3, 4, 5)),
-    Option("hand_size", 3, "Hand variant: how many terrain cards each player holds.", (2, 3, 4)),
+    Option(
+        "draft_size",
+        3,
+        "Draft variant: how many terrain cards lie face up.",
+        (2, 3, 4, 5),
+        label="Cards face up",
+        applies_when={"terrain_draw": deck.DRAFT},
+    ),
+    Option(
+        "hand_size",
+        3,
+        "Hand variant: how many terrain cards each player holds.",
+        (2, 3, 4),
+        label="Cards in hand",
+        applies_when={"terrain_draw": deck.HAND},
+    ),
     Option(
         "designer_no_terrain",
         False,
         "Designer's rule: when no empty hex of the card's terrain is left, the remaining "
         "settlements go on any terrain (instead of replacing the card).",
+        label="Designer's rule for a used-up terrain",
+    ),
+    Option(
+        "undo",
+        True,
+        "Undo: a player may take back their builds and tile moves of the turn until a "
+        "terrain card is drawn or anything hidden is revealed.",
     ),
     Option(
         "nomads",
         False,
         "Nomads expansion: its 4 sections and 3 cards join the random draws; nomad tiles, "
         "25 stone walls, and a fifth player.",
+        label="Nomads expansion",
     ),
     Option(
         "crossroads",
         False,
         "Crossroads expansion: its 4 sections join the random draw; one task card per "
         "Crossroads section in play; warriors, wagons, ships and city halls.",
+        label="Crossroads expansion",
     ),
     Option(
         "crossroads_pieces_score",
         False,
         "Crossroads, later ruling: warriors, wagons and ships stay on the board at the end "
         "and count as settlements (the rulebook removes them before scoring).",
+        label="Crossroads pieces count at the end",
+        applies_when={"crossroads": True},
     ),
 )
 

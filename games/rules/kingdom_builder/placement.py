@@ -12,7 +12,7 @@ Hexes next to a warrior (``state.guarded``) take no settlement, city hall, wall 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from games.rules.kingdom_builder.board import NEIGHBOURS, Board
@@ -50,25 +50,28 @@ def adjacent_if_possible(candidates: Iterable[int], owner: Sequence[int], seat: 
 
 
 def moves_adjacent_if_possible(
-    sources: Iterable[int], candidates: list[int], owner: Sequence[int], seat: int
+    sources: Iterable[int],
+    candidates: list[int],
+    owner: Sequence[int],
+    seat: int,
+    returns: Callable[[int], bool] = lambda source: False,
 ) -> dict[int, list[int]]:
     """For each settlement that may move, where it may go under the adjacency rule.
 
     Judged after picking it up: a candidate touched only by the moving settlement no longer
-    counts as adjacent. A settlement never "moves" onto its own hex.
+    counts as adjacent, and the hex it left is a candidate again when ``returns(source)``
+    (FAQ: a Barn move whose only eligible hex is the one it came from puts it right back).
     """
     counts = [sum(1 for n in NEIGHBOURS[h] if owner[n] == seat) for h in candidates]
     moves: dict[int, list[int]] = {}
-    if not candidates:
-        return moves
     for source in sources:
         around = NEIGHBOUR_SETS[source]
-        near = [
-            h
-            for h, count in zip(candidates, counts, strict=True)
-            if count - (h in around) > 0 and h != source
-        ]
-        targets = near or [h for h in candidates if h != source]
+        pool = list(zip(candidates, counts, strict=True))
+        if returns(source):
+            pool.append((source, sum(1 for n in NEIGHBOURS[source] if owner[n] == seat)))
+            pool.sort()
+        near = [h for h, count in pool if count - (h in around) > 0]
+        targets = near or [h for h, _ in pool]
         if targets:
             moves[source] = targets
     return moves

@@ -40,6 +40,7 @@ def copy_state(s: State) -> State:
     c.phase = s.phase
     c.placed = s.placed
     c.cut_short = s.cut_short
+    c.card_gone_at_start = s.card_gone_at_start
     c.pending = [dict(p) for p in s.pending]
     c.end_triggered = s.end_triggered
     c.outcome = s.outcome
@@ -57,6 +58,7 @@ def copy_state(s: State) -> State:
     c.ship = list(s.ship)
     c.city_hall = [list(x) for x in s.city_hall]
     c.guarded = set(s.guarded)
+    c.undo = list(s.undo)  # the copies are never changed once kept
     return c
 
 
@@ -99,6 +101,7 @@ def dump(s: State) -> dict[str, Any]:
         "phase": s.phase,
         "placed": s.placed,
         "cut_short": s.cut_short,
+        "card_gone_at_start": s.card_gone_at_start,
         "pending": [dict(p) for p in s.pending],
         "end_triggered": s.end_triggered,
         "outcome": s.outcome,
@@ -120,6 +123,8 @@ def dump(s: State) -> dict[str, Any]:
             "ship": list(s.ship),
             "city_hall": [list(x) for x in s.city_hall],
         }
+    if s.undo:
+        data["undo"] = [dump(checkpoint) for checkpoint in s.undo]
     return data
 
 
@@ -156,6 +161,7 @@ def load(data: dict[str, Any]) -> State:
     s.phase = data["phase"]
     s.placed = data["placed"]
     s.cut_short = data["cut_short"]
+    s.card_gone_at_start = data.get("card_gone_at_start", False)
     s.pending = [dict(p) for p in data["pending"]]
     s.end_triggered = data["end_triggered"]
     s.outcome = data["outcome"]
@@ -173,6 +179,7 @@ def load(data: dict[str, Any]) -> State:
     s.ship = list(extra.get("ship", [-1] * n))
     s.city_hall = [list(x) for x in extra.get("city_hall", [[]] * n)]
     s.guarded = guarded_by(s.warriors)
+    s.undo = [load(checkpoint) for checkpoint in data.get("undo", [])]
     return s
 
 
@@ -184,6 +191,9 @@ def determinize(s: State, seat: int | None, rng: random.Random) -> State:
     is public.
     """
     c = copy_state(s)
+    # The copies hold the true hidden cards, and a bot never undoes: its worlds keep none.
+    c.undo = []
+    c.options = {**s.options, "undo": False}
     others = [p for p in range(s.players) if p != seat]
     pool = list(c.draw_pile)
     for p in others:

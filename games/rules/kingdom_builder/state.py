@@ -20,6 +20,7 @@ STONE_WALLS = 25  # Nomads: in total, for everybody
 WARRIORS_EACH = 2  # Crossroads
 # Options added with the expansions: games set up before them lack these keys.
 EXPANSION_DEFAULTS: dict[str, Any] = {
+    "undo": False,  # tables before undo existed lack it
     "nomads": False,
     "crossroads": False,
     "crossroads_pieces_score": False,
@@ -60,6 +61,7 @@ class State:
         "phase",
         "placed",
         "cut_short",
+        "card_gone_at_start",
         "pending",
         "end_triggered",
         "outcome",
@@ -79,6 +81,8 @@ class State:
         "ship",
         "city_hall",
         "guarded",
+        # Undo tables: copies of the state before each undoable action of this turn
+        "undo",
     )
 
     options: dict[str, Any]
@@ -106,6 +110,8 @@ class State:
     phase: str
     placed: int  # settlements placed by the mandatory action this turn
     cut_short: bool  # the mandatory action could not be completed
+    # The turn's card had no empty hex of its terrain when revealed: no Oracle or Barn (FAQ).
+    card_gone_at_start: bool
     pending: list[dict[str, Any]]  # tile losses awaiting the player's choice
     end_triggered: bool
     outcome: dict[str, Any] | None
@@ -176,6 +182,7 @@ def new_state(event: Event) -> State:
     s.phase = CHOOSE_TERRAIN
     s.placed = 0
     s.cut_short = False
+    s.card_gone_at_start = False
     s.pending = []
     s.end_triggered = False
     s.outcome = None
@@ -193,6 +200,7 @@ def new_state(event: Event) -> State:
     s.ship = [-1] * n
     s.city_hall = [[] for _ in range(n)]
     s.guarded = set()
+    s.undo = []
     return s
 
 
@@ -207,11 +215,20 @@ def evolve(s: State | None, event: Event) -> State:
     kind, data = event.type, event.public
     if s is None or kind == "game_set_up":
         return new_state(event)
+    if s.options["undo"]:
+        # Imported here: snapshot (copy_state) imports this module.
+        from games.rules.kingdom_builder import undo
+        from games.rules.kingdom_builder.snapshot import copy_state
+
+        s = undo.fold(s, event, copy_state)
+        if kind == undo.MOVE_UNDONE:
+            return s
     seat = data.get("seat", s.active)
     if kind == "turn_started":
         s.active = seat
         s.turns[seat] += 1
         s.card, s.phase, s.placed, s.cut_short = None, CHOOSE_TERRAIN, 0, False
+        s.card_gone_at_start = False
         s.action, s.outpost_armed, s.mandatory_hexes = None, False, []
         for tile in s.held[seat]:
             tile["fresh"] = tile["used"] = False
@@ -226,6 +243,8 @@ def evolve(s: State | None, event: Event) -> State:
         elif source == "draw_pile" and s.draw_pile:
             s.draw_pile.pop(0)
         s.card, s.phase = terrain, TURN
+        if data.get("no_empty_hex"):
+            s.card_gone_at_start = True
     elif kind == "terrain_card_drawn":
         terrain = s.draw_pile.pop(0) if s.draw_pile else None
         if data.get("to") == "face_up":

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from games.rules.base import Event, IllegalCommand, command_type, rank_by_score, require
-from games.rules.kingdom_builder import deck, extra_actions, nomads
+from games.rules.kingdom_builder import deck, extra_actions, nomads, undo
 from games.rules.kingdom_builder.arrival import after_build, discard_commands, discard_tile
 from games.rules.kingdom_builder.board import coords
 from games.rules.kingdom_builder.checks import (
@@ -37,6 +37,7 @@ COMMANDS = (
     "take_back_piece",
     "use_nomad_tile",
     *nomads.ACTION_COMMANDS,
+    undo.UNDO,
 )
 MANDATORY_BUILDS = 3
 
@@ -50,6 +51,37 @@ def mandatory_targets(s: State) -> list[int]:
     if not candidates and s.options["designer_no_terrain"]:
         candidates = free_buildable(s)  # designer's rule: any terrain
     return build_targets(s, candidates, s.active)
+
+
+def replacement_due(s: State) -> bool:
+    """The mandatory action has not begun and no empty hex of its card's terrain is left.
+
+    Publisher rule: the card is replaced, but only when the mandatory action needs it. The
+    player may use tiles first (``draw_terrain_card`` then starts the mandatory action);
+    one freeing a hex of the card's terrain (Paddock) keeps the card, and no card is drawn.
+    """
+    return (
+        s.phase == TURN
+        and s.action is None
+        and s.card is not None
+        and s.placed == 0
+        and not s.mandatory_done()
+        and not s.options["designer_no_terrain"]
+        and not mandatory_targets(s)
+    )
+
+
+def draw_replacement(em: Emitter, rng: random.Random, seat: int, command: dict[str, Any]) -> None:
+    """Start the mandatory action on a new card: the turn's card has no empty hex left."""
+    fields(command, {"type"})
+    require_no_action(em.state)
+    require(
+        replacement_due(em.state),
+        "terrain_not_exhausted",
+        "A new terrain card is drawn only to start your mandatory action when no empty hex "
+        "of your card's terrain is left.",
+    )
+    deck.no_terrain_left(em, rng, seat)
 
 
 def build(em: Emitter, seat: int, command: dict[str, Any]) -> None:
@@ -165,6 +197,8 @@ def settle(em: Emitter, rng: random.Random) -> None:
             return
         seat = s.active
         if not s.mandatory_done() and not mandatory_targets(s):
+            if replacement_due(s) and has_extra_action(s, seat):
+                return  # tiles first if the player wishes: they may free a hex of the card
             deck.no_terrain_left(em, rng, seat)
             continue
         if s.mandatory_done() and not has_extra_action(s, seat):
@@ -179,7 +213,14 @@ def decide(s: State, seat: int, command: dict[str, Any], rng: random.Random) -> 
     kind = command_type(command, COMMANDS)
     require(isinstance(seat, int) and seat == s.active, "not_your_turn", "It is not your turn.")
     em = Emitter(s)
-    if kind in deck.CHOICE_COMMANDS:
+    if kind == undo.UNDO:
+        fields(command, {"type"})
+        event = undo.decide_undo(s, seat)
+        em.emit(event.type, event.public)
+        return em.events
+    if kind == "draw_terrain_card" and s.phase == TURN:
+        draw_replacement(em, rng, seat, command)
+    elif kind in deck.CHOICE_COMMANDS:
         deck.check_choice(s, seat, command)
         deck.choose(em, rng, seat, command)
     elif kind == "build":
@@ -210,6 +251,13 @@ def decide(s: State, seat: int, command: dict[str, Any], rng: random.Random) -> 
 
 
 def legal_commands(s: State, seat: int) -> list[dict[str, Any]]:
+    commands = _legal_commands(s, seat)
+    if undo.can_undo(s, seat):
+        commands.append({"type": undo.UNDO})
+    return commands
+
+
+def _legal_commands(s: State, seat: int) -> list[dict[str, Any]]:
     if s.finished or seat != s.active:
         return []
     if s.phase == CHOOSE_TERRAIN:
@@ -221,6 +269,8 @@ def legal_commands(s: State, seat: int) -> list[dict[str, Any]]:
     commands: list[dict[str, Any]] = []
     if not s.mandatory_done():
         commands.extend({"type": "build", "hex": coords(h)} for h in sorted(mandatory_targets(s)))
+    if replacement_due(s):
+        commands.append({"type": "draw_terrain_card"})
     usable = usable_tiles(s, seat)
     if tiles_allowed_now(s):
         for key in usable:

@@ -22,6 +22,11 @@ from games.rules.kingdom_builder.tiles import TILE_NAMES
 NAMES = {**TILE_NAMES, **NOMAD_TILE_NAMES}
 
 
+def section_name(key: str) -> str:
+    """A board section by its location tiles' printed names: "Monastery and Wagon"."""
+    return " and ".join(NAMES.get(part, part.replace("_", " ")) for part in key.split("_and_"))
+
+
 def _hex_or_none(h: int) -> list[int] | None:
     return coords(h) if h >= 0 else None
 
@@ -138,9 +143,16 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     }
 
 
+def hex_label(row: int, col: int) -> str:
+    """A hex as the board's labels name it: column letter A-T, row number 1-20 ("F8")."""
+    return f"{chr(ord('A') + col)}{row + 1}"
+
+
 def _at(data: dict[str, Any], key: str) -> str:
     value = data.get(key)
-    return f"[{value[0]}, {value[1]}]" if isinstance(value, list) and len(value) == 2 else "?"
+    if isinstance(value, list) and len(value) == 2:
+        return hex_label(int(value[0]), int(value[1]))
+    return "?"
 
 
 def describe_event(kind: str, data: dict[str, Any], names: dict[int, str]) -> str:
@@ -150,7 +162,9 @@ def describe_event(kind: str, data: dict[str, Any], names: dict[int, str]) -> st
     terrain = TERRAIN_NAMES.get(data.get("terrain", ""), str(data.get("terrain")))
     tile = NAMES.get(data.get("tile") or "", str(data.get("tile")))
     if kind == "game_set_up":
-        sections = ", ".join(f"{n}{' (rotated)' if r else ''}" for n, r in data.get("layout", []))
+        sections = ", ".join(
+            f"{section_name(n)}{' (rotated)' if r else ''}" for n, r in data.get("layout", [])
+        )
         cards = ", ".join(CARD_NAMES.get(c, c) for c in data.get("cards", []))
         tasks = ", ".join(TASK_NAMES.get(t, t) for t in data.get("tasks", []))
         return f"The board is laid: {sections}. Cards in play: {cards}." + (
@@ -165,6 +179,8 @@ def describe_event(kind: str, data: dict[str, Any], names: dict[int, str]) -> st
             "draw_pile": "draws and plays",
             "choice": "chooses",
         }.get(data.get("source", ""), "plays")
+        if data.get("no_empty_hex"):
+            return f"{who} {source} {terrain}: no empty hex of it is left, so no Oracle or Barn."
         return f"{who} {source} {terrain}."
     if kind == "terrain_card_drawn":
         if data.get("to") == "face_up":
@@ -200,13 +216,19 @@ def describe_event(kind: str, data: dict[str, Any], names: dict[int, str]) -> st
         return f"{who} has placed the last settlement: the round is finished, then the game ends."
     if kind == "turn_ended":
         return f"{who} ends the turn."
+    if kind == "move_undone":
+        return f"{who} took back their last move."
     line = _describe_expansion(kind, data, who, names, tile)
     if line:
         return line
     if kind == "game_finished":
         scores = data.get("scores", {})
-        parts = ", ".join(f"{names.get(int(s), f'Player {s}')} {v}" for s, v in scores.items())
-        return f"The game is over: {parts}."
+        parts = ", ".join(
+            f"{names.get(int(s), f'Player {s}')} {v}"
+            for s, v in sorted(scores.items(), key=lambda item: -item[1])
+        )
+        # The table's result line announces the end and the winner.
+        return f"Final scoring: {parts} gold."
     return kind.replace("_", " ").capitalize() + "."
 
 

@@ -20,8 +20,10 @@ with the same colour or gives up; after a raise the challenger must add a second
 card, equal values go to the challenger, and the two take each other's bid cards.
 
 ``to_act`` lists every seat that may act: the one the battle waits for (the view's
-``awaiting``) plus every seat that may still change its kingdom. Only the battle players'
-commands move the game on. ``RULESET.apply`` is the fast path (decide and fold in place).
+``awaiting``) plus every seat the rules give a window to change its kingdom, whatever its
+hidden hand holds (``to_act`` and every public field depend on public facts only). Only
+the battle players' commands move the game on. ``RULESET.apply`` is the fast path
+(decide and fold in place).
 
 All bonuses and attack values are in half-points (people 1, army 2, court 4, Treasure 1 in
 the kingdom; a card bids twice its value, a Treasure 30): no floats anywhere.
@@ -32,15 +34,22 @@ DECISIONS (the spec's, and ours where the published rules are silent):
   value (81 cards) plus 3 Treasures: 84 cards; ids "R7b" (red 7, copy b), "T1".."T3".
 - A kingdom holds at most one group per tier; all its groups share one flag (the colours
   of the lowest, middle and highest card); 27 flags are possible.
-- Kingdom changes are whole groups: lay a group (its three cards listed lowest first),
-  return a group (by tier: 1 people, 2 army, 3 court), lay or return a Treasure. Partial
-  groups do not exist in the engine. ``legal_commands`` lists every combination of card
-  copies (no canonicalisation); ``decide`` accepts exactly those.
+- Kingdom changes: lay a group (its three cards listed lowest first) in an empty tier,
+  return a tier's cards (by tier: 1 people, 2 army, 3 court), lay or return a single card
+  (``lay_card`` / ``return_card``), lay or return a Treasure. A tier holds at most one
+  card of each of its values; one or two cards are an incomplete group: no bonus, no
+  flag, any colours; the card that completes a group must fit the flag of the others.
+  When the defender bids its first card, both battle players' incomplete groups return
+  to their hands (``incomplete_groups_returned``), before the challenger must counter.
+  ``legal_commands`` lists every combination of card copies (no canonicalisation);
+  ``decide`` accepts exactly those.
 - A player not locked in a battle may change their kingdom at any time, but at most 8
   times per turn (``KINGDOM_CHANGES_PER_TURN``; the count resets when the turn passes and
   when the last round starts). ``keep_kingdom`` closes the seat's changes for the rest of
-  the turn, so a seat with nothing it wants to change can leave ``to_act``. Changes made
-  by ``auto_complete`` cost nothing. This keeps every game finite whichever seat acts.
+  the turn, so a seat with nothing it wants to change can leave ``to_act``; it is
+  offered in every window, even when the hand allows no change (that would tell the
+  hand). Changes made by ``auto_complete`` cost nothing. This keeps every game finite
+  whichever seat acts.
 - The two battle players may change their kingdoms until the defender's first bid; from
   that bid both are locked until the battle ends.
 - The draw is automatic when a turn starts; seat 0 is the first challenger (the service
@@ -52,7 +61,9 @@ DECISIONS (the spec's, and ours where the published rules are silent):
   The defender may give up only at that step (a counter below the defender's attack ends
   the battle at once, won by the defender). After a raise the challenger must add a
   second card; there is no giving up for the challenger.
-- A defender with no card in hand when challenged loses at once (nothing is exchanged);
+- An empty-handed defender keeps its window: it may take cards back from its kingdom
+  and bid them. Only a defender with no card in hand that cannot take one back (an empty
+  kingdom, no change left, or after ``keep_kingdom``) loses at once (nothing is exchanged);
   a challenger with no card to counter, or to add after a raise, loses at once, and the
   bid cards already on the table are exchanged as usual.
 - The instant win: the first player to hold a people, an army and a court under one flag
@@ -88,6 +99,7 @@ from games.rules.kingdom_cards import decide as _decide
 from games.rules.kingdom_cards import legal as _legal
 from games.rules.kingdom_cards import steps as _steps
 from games.rules.kingdom_cards import view as _view
+from games.rules.kingdom_cards.command_shapes import COMMAND_SHAPES
 from games.rules.kingdom_cards.evolve import evolve as _evolve
 from games.rules.kingdom_cards.ranking import final_outcome
 from games.rules.kingdom_cards.state import (
@@ -104,12 +116,16 @@ class KingdomCards(Ruleset):
     name = "Kingdom Cards"
     min_players = 3
     max_players = 5
+    command_shapes = COMMAND_SHAPES
     options = (
-        Option("allow_two_players", False, "Allow a game of two players."),
+        Option(
+            "allow_two_players", False, "Allow a game of two players.", label="Allow two players"
+        ),
         Option(
             "auto_complete",
             True,
             "When a player's cards can complete a kingdom, lay it automatically: they win.",
+            label="Lay a complete kingdom automatically",
         ),
     )
 
@@ -152,8 +168,14 @@ class KingdomCards(Ruleset):
     def to_act(self, state: KingdomCardsState) -> set[int]:
         return _legal.to_act(state)
 
+    def awaited(self, state: KingdomCardsState) -> set[int]:
+        return _legal.awaited(state)
+
     def view(self, state: KingdomCardsState, seat: int | None) -> dict[str, Any]:
         return _view.view(state, seat)
+
+    def secrets(self, state: KingdomCardsState) -> dict[int, dict[str, Any]]:
+        return {s: {"hand": list(state.hands[s])} for s in state.seats}
 
     def outcome(self, state: KingdomCardsState) -> Outcome | None:
         return final_outcome(state) if state.finished else None

@@ -26,18 +26,23 @@ from games.rules.kingdom_cards.battle import (
     winner_side,
 )
 from games.rules.kingdom_cards.cards import (
+    TIER_BONUS_HALVES,
+    TIER_OF,
     TIERS,
     TREASURE_BONUS_HALVES,
-    TREASURES,
     is_card,
     is_treasure,
 )
 from games.rules.kingdom_cards.kingdom import (
+    group_flag,
     group_tier,
-    has_formable_group,
     is_complete,
+    is_group,
     is_group_in_any_order,
+    kingdom_flag,
+    lay_card_refusal,
     lay_refusal,
+    slot_with,
 )
 from games.rules.kingdom_cards.state import (
     CHALLENGE,
@@ -51,6 +56,7 @@ from games.rules.kingdom_cards.steps import (
     emit_group_returned,
     end_battle,
     game_ended,
+    return_incomplete_groups,
 )
 
 COMMANDS = (
@@ -61,6 +67,8 @@ COMMANDS = (
     "return_group",
     "lay_treasure",
     "return_treasure",
+    "lay_card",
+    "return_card",
     "keep_kingdom",
     "end_last_turn",
 )
@@ -93,16 +101,6 @@ def kingdom_change_refusal(state: KingdomCardsState, seat: int) -> tuple[str, st
             "(or you chose to keep it as it is this turn).",
         )
     return None
-
-
-def has_kingdom_change(state: KingdomCardsState, seat: int) -> bool:
-    """Whether any lay or return is possible for ``seat`` (ignoring the window)."""
-    hand = state.hands[seat]
-    if state.treasures[seat] or any(g is not None for g in state.groups[seat]):
-        return True
-    if any(c in TREASURES for c in hand):
-        return True
-    return has_formable_group(hand, state.groups[seat])
 
 
 def _may_change(state: KingdomCardsState, seat: int) -> None:
@@ -143,9 +141,47 @@ def _return_group(log: Log, seat: int, command: Command) -> None:
     require(
         state.groups[seat][tier - 1] is not None,
         "no_group_in_tier",
-        "Your kingdom holds no group of that tier.",
+        "Your kingdom holds no card of that tier.",
     )
     emit_group_returned(log, seat, tier)
+
+
+def _lay_card(log: Log, seat: int, command: Command) -> None:
+    state = log.state
+    card = _card(command)
+    _may_change(state, seat)
+    require(card in state.hands[seat], "card_not_in_hand", "You do not hold that card.")
+    groups = state.groups[seat]
+    refusal = lay_card_refusal(groups, card)
+    if refusal is not None:
+        raise IllegalCommand(*refusal)
+    tier = TIER_OF[card]
+    cards = slot_with(groups, card)
+    flag = group_flag(cards) if len(cards) == 3 else kingdom_flag(groups, skip_tier=tier)
+    bonus = state.bonus(seat) + (TIER_BONUS_HALVES[tier] if len(cards) == 3 else 0)  # type: ignore[index]
+    public = {"seat": seat, "card": card, "tier": tier, "flag": flag, "bonus_halves": bonus}
+    log.emit("card_laid", public)
+    if is_complete(log.state.groups[seat]):
+        log.emit("kingdom_completed", {"seats": [seat]})
+        game_ended(log, "kingdom_completed")
+
+
+def _return_card(log: Log, seat: int, command: Command) -> None:
+    state = log.state
+    card = _card(command)
+    _may_change(state, seat)
+    tier = TIER_OF[card]
+    slot = state.groups[seat][tier - 1] if tier is not None else None
+    require(
+        slot is not None and card in slot,
+        "card_not_in_kingdom",
+        "That card is not in your kingdom (take a Treasure back with return_treasure).",
+    )
+    lost = TIER_BONUS_HALVES[tier] if is_group(slot) else 0  # type: ignore[index]
+    log.emit(
+        "card_returned",
+        {"seat": seat, "card": card, "tier": tier, "bonus_halves": state.bonus(seat) - lost},
+    )
 
 
 def _lay_treasure(log: Log, seat: int, command: Command) -> None:
@@ -179,12 +215,8 @@ def _keep_kingdom(log: Log, seat: int, command: Command) -> None:
         "wrong_phase",
         "In the last round, end your last turn instead.",
     )
+    # Offered whatever the hand holds: whether it could change anything is hidden.
     _may_change(state, seat)
-    require(
-        has_kingdom_change(state, seat),
-        "nothing_to_change",
-        "There is nothing you could change in your kingdom now.",
-    )
     log.emit("kingdom_kept", {"seat": seat})
 
 
@@ -197,9 +229,20 @@ def _challenge(log: Log, seat: int, command: Command) -> None:
     require(0 <= defender < state.players, "bad_seat", "There is no such seat at this table.")
     require(defender != seat, "cannot_challenge_self", "Challenge an opponent, not yourself.")
     log.emit("opponent_challenged", {"seat": seat, "defender": defender})
-    # DECISION: a defender with no card in hand loses at once; nothing is exchanged.
-    if not log.state.hands[defender]:
-        end_battle(log, CHALLENGER, "no_card_to_bid")
+
+
+def _defender_cannot_bid(state: KingdomCardsState) -> bool:
+    """A defender with no card in hand who cannot take one back from the kingdom either.
+
+    Until its first bid an empty-handed defender may take cards back from its kingdom and
+    bid them; only when nothing can come back (an empty kingdom, or no change left this
+    turn) has it no card to bid. Hand sizes, kingdoms and changes left are all public.
+    """
+    defender = state.defender
+    if state.phase != DEFEND or defender is None or state.hands[defender]:
+        return False
+    in_kingdom = state.treasures[defender] or any(state.groups[defender])
+    return not in_kingdom or kingdom_change_refusal(state, defender) is not None
 
 
 _BIDDER = {DEFEND: DEFENDER, COUNTER: CHALLENGER, RAISE: DEFENDER, SECOND_CARD: CHALLENGER}
@@ -236,6 +279,8 @@ def _bid(log: Log, seat: int, command: Command) -> None:
     if step == SECOND_CARD:
         public["first_card_counts"] = first_card_counts(c_bids)
     log.emit("card_bid", public)
+    if step == DEFEND:  # once the first card is played incomplete groups return to the hand
+        return_incomplete_groups(log, [defender, challenger])
     # DECISION: a challenger with no card to counter (or to add after a raise) loses.
     if step in (DEFEND, RAISE) and not log.state.hands[challenger]:
         end_battle(log, DEFENDER, "no_card_to_counter")
@@ -276,6 +321,8 @@ _HANDLERS: dict[str, Callable[[Log, int, Command], None]] = {
     "return_group": _return_group,
     "lay_treasure": _lay_treasure,
     "return_treasure": _return_treasure,
+    "lay_card": _lay_card,
+    "return_card": _return_card,
     "keep_kingdom": _keep_kingdom,
     "end_last_turn": _end_last_turn,
 }
@@ -298,4 +345,7 @@ def apply_command(
     kind = command_type(command, COMMANDS)
     log = Log(state)
     _HANDLERS[kind](log, seat, command)
+    # DECISION: a defender with no card to bid loses at once; nothing is exchanged.
+    if _defender_cannot_bid(log.state):
+        end_battle(log, CHALLENGER, "no_card_to_bid")
     return log.events

@@ -94,6 +94,37 @@ def group_returned(state: KingdomCardsState, event: Event) -> KingdomCardsState:
     return state
 
 
+def card_laid(state: KingdomCardsState, event: Event) -> KingdomCardsState:
+    data = event.public
+    seat, card, index = data["seat"], data["card"], data["tier"] - 1
+    state.hands[seat].remove(card)
+    slot = [*(state.groups[seat][index] or []), card]
+    slot.sort(key=SORT_KEY.__getitem__)  # one card per value: ascending by value
+    state.groups[seat][index] = slot
+    _spend_change(state, data)
+    return state
+
+
+def card_returned(state: KingdomCardsState, event: Event) -> KingdomCardsState:
+    data = event.public
+    seat, card, index = data["seat"], data["card"], data["tier"] - 1
+    slot = [c for c in state.groups[seat][index] or [] if c != card]
+    state.groups[seat][index] = slot or None
+    _add_to_hand(state, seat, [card])
+    _spend_change(state, data)
+    return state
+
+
+def incomplete_groups_returned(state: KingdomCardsState, event: Event) -> KingdomCardsState:
+    seat = event.public["seat"]
+    groups = state.groups[seat]
+    for index, slot in enumerate(groups):
+        if slot is not None and len(slot) < 3:
+            groups[index] = None
+    _add_to_hand(state, seat, list(event.public["cards"]))
+    return state
+
+
 def treasure_laid(state: KingdomCardsState, event: Event) -> KingdomCardsState:
     data = event.public
     state.hands[data["seat"]].remove(data["card"])
@@ -204,6 +235,9 @@ EVOLVERS: dict[str, Callable[[Any, Event], KingdomCardsState]] = {
         card_drawn,
         group_laid,
         group_returned,
+        card_laid,
+        card_returned,
+        incomplete_groups_returned,
         treasure_laid,
         treasure_returned,
         kingdom_kept,

@@ -1,9 +1,10 @@
 """A player's kingdom: groups, the flag, tiers, the bonus and the completion check.
 
-A kingdom is ``groups`` (three slots, one per tier: None or the group's three card ids in
-ascending order) plus ``treasures`` (Treasure ids laid in it). The engine models kingdom
-changes as whole groups (DECISION in the ruleset docstring), so a slot is always empty or
-a full group.
+A kingdom is ``groups`` (three slots, one per tier: None, or the cards of that tier laid
+in it, ascending, at most one of each value) plus ``treasures`` (Treasure ids laid in it).
+A slot of three cards is a group; a slot of one or two cards is an incomplete group: it
+gives no bonus and sets no flag, and it goes back to the hand when its owner's battle
+begins (the defender's first bid).
 """
 
 from __future__ import annotations
@@ -56,26 +57,45 @@ def is_group_in_any_order(cards: Sequence[str]) -> bool:
     return group_tier(sorted(cards, key=VALUE.__getitem__)) is not None
 
 
-def kingdom_flag(groups: Groups) -> str | None:
-    """The flag all groups of the kingdom share, or None for a kingdom without groups."""
-    for group in groups:
-        if group is not None:
-            return group_flag(group)
+def is_group(slot: Sequence[str] | None) -> bool:
+    """A slot holding all three cards of its tier (not an incomplete group)."""
+    return slot is not None and len(slot) == 3
+
+
+def incomplete_cards(groups: Groups) -> list[str]:
+    """The cards of the kingdom's incomplete groups."""
+    return [c for slot in groups if slot is not None and not is_group(slot) for c in slot]
+
+
+def kingdom_flag(groups: Groups, skip_tier: int | None = None) -> str | None:
+    """The flag all complete groups share (None without one); ``skip_tier`` is ignored."""
+    for tier, group in zip(TIERS, groups, strict=True):
+        if tier != skip_tier and is_group(group):
+            return group_flag(group)  # type: ignore[arg-type]
     return None
 
 
 def bonus_halves(groups: Groups, treasures: Sequence[str]) -> int:
-    """The kingdom's bonus in half-points: people 1, army 2, court 4, each treasure 1."""
+    """The kingdom's bonus in half-points: people 1, army 2, court 4, each treasure 1.
+
+    Incomplete groups give nothing."""
     bonus = TREASURE_BONUS_HALVES * len(treasures)
     for tier in TIERS:
-        if groups[tier - 1] is not None:
+        if is_group(groups[tier - 1]):
             bonus += TIER_BONUS_HALVES[tier]
     return bonus
 
 
 def is_complete(groups: Groups) -> bool:
     """A people, an army and a court (all under one flag, which laying enforces)."""
-    return all(group is not None for group in groups)
+    return all(is_group(group) for group in groups)
+
+
+def _wrong_flag(flag: str) -> tuple[str, str]:
+    return (
+        "wrong_flag",
+        f"Every group in your kingdom must have the colours of your flag ({flag}).",
+    )
 
 
 def lay_refusal(groups: Groups, cards: Sequence[str]) -> tuple[str, str] | None:
@@ -84,14 +104,37 @@ def lay_refusal(groups: Groups, cards: Sequence[str]) -> tuple[str, str] | None:
     if tier is None:
         return ("not_a_group", "A group is the 1-2-3, 4-5-6 or 7-8-9 of any colours.")
     if groups[tier - 1] is not None:
-        return ("tier_taken", "Your kingdom already holds a group of that tier.")
+        return ("tier_taken", "Your kingdom already holds cards of that tier.")
     flag = kingdom_flag(groups)
     if flag is not None and group_flag(cards) != flag:
-        return (
-            "wrong_flag",
-            f"Every group in your kingdom must have the colours of your flag ({flag}).",
-        )
+        return _wrong_flag(flag)
     return None
+
+
+def slot_with(groups: Groups, card: str) -> list[str]:
+    """The cards of ``card``'s tier slot once ``card`` is added (ascending)."""
+    slot = list(groups[TIER_OF[card] - 1] or [])  # type: ignore[operator]
+    return sorted([*slot, card], key=VALUE.__getitem__)
+
+
+def lay_card_refusal(groups: Groups, card: str) -> tuple[str, str] | None:
+    """Why a number card cannot join its tier's slot, or None when it can."""
+    tier = TIER_OF[card]
+    if tier is None:
+        return ("not_a_number_card", "Lay a Treasure with lay_treasure.")
+    slot = groups[tier - 1] or []
+    if any(VALUE[c] == VALUE[card] for c in slot):
+        return ("value_taken", "Your kingdom already holds a card of that value.")
+    cards = slot_with(groups, card)
+    flag = kingdom_flag(groups, skip_tier=tier)
+    if len(cards) == 3 and flag is not None and group_flag(cards) != flag:
+        return _wrong_flag(flag)
+    return None
+
+
+def layable_cards(hand: Sequence[str], groups: Groups) -> list[str]:
+    """The hand's number cards that can be laid one by one now (hand order)."""
+    return [c for c in hand if COLOUR[c] is not None and lay_card_refusal(groups, c) is None]
 
 
 def _by_colour_value(cards: Sequence[str]) -> dict[tuple[str, int], list[str]]:
@@ -114,7 +157,7 @@ def formable_groups(hand: Sequence[str], groups: Groups) -> list[list[str]]:
             by_value.setdefault(VALUE[card], []).append(card)
     result: list[list[str]] = []
     for tier in TIERS:
-        if groups[tier - 1] is not None:
+        if groups[tier - 1] is not None:  # taken by a group or an incomplete one
             continue
         low, mid, high = tier_values(tier)
         if low not in by_value or mid not in by_value or high not in by_value:
@@ -126,7 +169,7 @@ def formable_groups(hand: Sequence[str], groups: Groups) -> list[list[str]]:
 
 
 def has_formable_group(hand: Sequence[str], groups: Groups) -> bool:
-    """Cheap test: could the hand lay any group now (for ``to_act``)?"""
+    """Cheap test: could the hand lay any group now?"""
     flag = kingdom_flag(groups)
     if flag is None:
         values = {VALUE[c] for c in hand if COLOUR[c] is not None}
@@ -169,18 +212,22 @@ def completion_plan(
     best: tuple[int, str] | None = None
     for first, second, third in product(*allowed):
         flag = first + second + third
-        kept = sum(1 for g in groups if g is not None and group_flag(g) == flag)
+        kept = sum(1 for g in groups if is_group(g) and group_flag(g) == flag)  # type: ignore[arg-type]
         if best is None or kept > best[0]:
             best = (kept, flag)
     if best is None:
         return None
     flag = best[1]
     available = _by_colour_value(pool)
-    returns = [t for t in TIERS if groups[t - 1] is not None and group_flag(groups[t - 1]) != flag]
+
+    def kept_as_is(group: list[str] | None) -> bool:
+        return is_group(group) and group_flag(group) == flag  # type: ignore[arg-type]
+
+    # Incomplete groups go back too: their cards may be needed elsewhere in the plan.
+    returns = [t for t in TIERS if groups[t - 1] is not None and not kept_as_is(groups[t - 1])]
     lays = []
     for tier in TIERS:
-        group = groups[tier - 1]
-        if group is not None and group_flag(group) == flag:
+        if kept_as_is(groups[tier - 1]):
             continue
         lays.append([available[(flag[i], v)][0] for i, v in enumerate(tier_values(tier))])
     return returns, lays

@@ -1,9 +1,12 @@
 """Who may act and with which commands: ``to_act`` and ``legal_commands``.
 
 Several seats may act at once: the player (or players) the battle waits for, and every
-player not locked in the battle who can still change their kingdom this turn. Only the
-battle players' commands move the game on; kingdom changes are capped per turn, so the
-game ends in a bounded number of commands whichever seat acts.
+player whom the rules give a window to change their kingdom (not locked in the battle,
+changes left this turn). Who may act is computed from public facts only, never from a
+hidden hand: a seat whose hand allows no change still has its window and may close it
+with ``keep_kingdom``. Only the battle players' commands move the game on; kingdom
+changes are capped per turn, so the game ends in a bounded number of commands whichever
+seat acts.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from games.rules.kingdom_cards.battle import (
     raise_cards,
 )
 from games.rules.kingdom_cards.cards import TIERS, is_treasure
-from games.rules.kingdom_cards.decide import has_kingdom_change, kingdom_change_refusal
-from games.rules.kingdom_cards.kingdom import formable_groups
+from games.rules.kingdom_cards.decide import kingdom_change_refusal
+from games.rules.kingdom_cards.kingdom import formable_groups, layable_cards
 from games.rules.kingdom_cards.state import CHALLENGE, LAST_ROUND, KingdomCardsState
 
 
@@ -38,7 +41,8 @@ def awaited(state: KingdomCardsState) -> set[int]:
 
 
 def may_change_kingdom(state: KingdomCardsState, seat: int) -> bool:
-    return kingdom_change_refusal(state, seat) is None and has_kingdom_change(state, seat)
+    """Whether ``seat`` has a window to change its kingdom now (public facts only)."""
+    return kingdom_change_refusal(state, seat) is None
 
 
 def to_act(state: KingdomCardsState) -> set[int]:
@@ -82,7 +86,9 @@ def kingdom_commands(state: KingdomCardsState, seat: int) -> list[Command]:
     commands += [{"type": "return_group", "tier": t} for t in TIERS if groups[t - 1] is not None]
     commands += [{"type": "lay_treasure", "card": c} for c in hand if is_treasure(c)]
     commands += [{"type": "return_treasure", "card": c} for c in state.treasures[seat]]
-    if commands and state.phase != LAST_ROUND:
+    commands += [{"type": "lay_card", "card": c} for c in layable_cards(hand, groups)]
+    commands += [{"type": "return_card", "card": c} for slot in groups if slot for c in slot]
+    if state.phase != LAST_ROUND:
         commands.append({"type": "keep_kingdom"})
     return commands
 

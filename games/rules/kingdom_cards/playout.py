@@ -2,7 +2,8 @@
 
 ``random_playout`` plays a state to its end in place through ``apply_command`` (no state
 copies, no view building): the seats the game waits for choose a random battle command,
-and no one makes optional kingdom changes. Run it on ``determinize(state, seat, rng)``
+and no one makes optional kingdom changes (but an empty-handed defender takes cards back
+from its kingdom at random: its only way to bid). Run it on ``determinize(state, seat, rng)``
 when a bot must not see hidden cards.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import random
 
 from games.rules.kingdom_cards.decide import apply_command
-from games.rules.kingdom_cards.legal import awaited, battle_commands
+from games.rules.kingdom_cards.legal import awaited, battle_commands, legal_commands
 from games.rules.kingdom_cards.state import KingdomCardsState
 
 
@@ -19,5 +20,6 @@ def random_playout(state: KingdomCardsState, rng: random.Random) -> KingdomCards
     """Play ``state`` (mutated) to the end with random battle choices; return it."""
     while not state.finished:
         seat = min(awaited(state))
-        apply_command(state, seat, rng.choice(battle_commands(state, seat)), rng)
+        commands = battle_commands(state, seat) or legal_commands(state, seat)
+        apply_command(state, seat, rng.choice(commands), rng)
     return state

@@ -68,7 +68,7 @@ class KingdomCardsState:
     def cards_held(self, seat: int) -> int:
         """Hand plus kingdom (plus cards still on the table in an unfinished battle)."""
         held = len(self.hands[seat]) + len(self.treasures[seat])
-        held += sum(3 for g in self.groups[seat] if g is not None)
+        held += sum(len(g) for g in self.groups[seat] if g is not None)
         if seat == self.defender:
             held += len(self.defender_bids)
         if seat == self.challenger:

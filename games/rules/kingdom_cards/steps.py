@@ -14,7 +14,13 @@ from games.rules.base import Event
 from games.rules.kingdom_cards.battle import CHALLENGER, challenger_total, defender_total
 from games.rules.kingdom_cards.cards import HAND_SIZE, TIER_BONUS_HALVES, shuffled_deck, sort_cards
 from games.rules.kingdom_cards.evolve import SERVER_ONLY, evolve
-from games.rules.kingdom_cards.kingdom import completion_plan, group_flag, group_tier
+from games.rules.kingdom_cards.kingdom import (
+    completion_plan,
+    group_flag,
+    group_tier,
+    incomplete_cards,
+    is_group,
+)
 from games.rules.kingdom_cards.state import KingdomCardsState
 
 FIRST_CHALLENGER = 0  # DECISION: seat 0 (the service seats players at random) starts.
@@ -127,16 +133,25 @@ def emit_group_laid(log: Log, seat: int, cards: list[str], *, auto: bool = False
 def emit_group_returned(log: Log, seat: int, tier: int, *, auto: bool = False) -> None:
     state = log.state
     cards = state.groups[seat][tier - 1] or []
+    lost = TIER_BONUS_HALVES[tier] if is_group(cards) else 0  # an incomplete one gives none
     log.emit(
         "group_returned",
         {
             "seat": seat,
             "tier": tier,
             "cards": list(cards),
-            "bonus_halves": state.bonus(seat) - TIER_BONUS_HALVES[tier],
+            "bonus_halves": state.bonus(seat) - lost,
             "auto": auto,
         },
     )
+
+
+def return_incomplete_groups(log: Log, seats: list[int]) -> None:
+    """Once the first card is played any incomplete groups return to the hand."""
+    for seat in seats:
+        cards = incomplete_cards(log.state.groups[seat])
+        if cards:
+            log.emit("incomplete_groups_returned", {"seat": seat, "cards": cards})
 
 
 def end_battle(log: Log, side: str, reason: str) -> None:

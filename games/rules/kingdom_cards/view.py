@@ -110,7 +110,14 @@ def describe_event(event_type: str, data: dict[str, Any], names: dict[Any, str])
         role = TIER_ROLE.get(data["tier"], "group")
         verb = "laid" if event_type == "group_laid" else "took back"
         how = " (automatically)" if data.get("auto") else ""
-        return f"{who} {verb} a {role}{how}: {_cards(data['cards'])}."
+        article = "an" if role[0] in "aeiou" else "a"
+        return f"{who} {verb} {article} {role}{how}: {_cards(data['cards'])}."
+    if event_type == "card_laid":
+        return f"{who} laid {card_name(data['card'])} in their kingdom."
+    if event_type == "card_returned":
+        return f"{who} took {card_name(data['card'])} back from their kingdom."
+    if event_type == "incomplete_groups_returned":
+        return f"{who}'s incomplete groups went back to the hand: {_cards(data['cards'])}."
     if event_type == "treasure_laid":
         return f"{who} laid a Treasure in their kingdom."
     if event_type == "treasure_returned":
@@ -150,9 +157,14 @@ def describe_event(event_type: str, data: dict[str, Any], names: dict[Any, str])
         return f"{who} ended their last turn."
     if event_type == "kingdom_completed":
         seats = " and ".join(_name(names, s) for s in data["seats"])
-        return f"{seats} completed a kingdom and won."
+        # The win is the service's to declare (result_declared): a seat whose player
+        # resigned ranks last even when its bot completes the kingdom.
+        return f"{seats} completed a kingdom, which ends the game."
     if event_type == "game_ended":
-        return "The game is over."
+        # The table's result line announces the end and the winner.
+        if data.get("reason") == "source_exhausted":
+            return "The last round is over: the kingdoms are counted."
+        return "The kingdoms are counted."
     return event_type.replace("_", " ")
 
 

@@ -70,6 +70,7 @@ from typing import Any
 from games.rules import register
 from games.rules.base import Command, Event, Outcome, Ruleset
 from games.rules.kingdoms import epochs, events, hidden, play, scoring
+from games.rules.kingdoms.command_shapes import COMMAND_SHAPES
 from games.rules.kingdoms.state import KingdomsState, copy_state, dump_state, load_state
 from games.rules.kingdoms.variants import OPTIONS
 from games.rules.kingdoms.view import describe_event, seat_view
@@ -81,6 +82,7 @@ class Kingdoms(Ruleset):
     name = "Kingdoms"
     min_players = 2
     max_players = 4
+    command_shapes = COMMAND_SHAPES
     options = OPTIONS
 
     def setup(self, options: dict[str, Any], players: int, rng: random.Random) -> list[Event]:
@@ -105,6 +107,10 @@ class Kingdoms(Ruleset):
 
     def view(self, state: KingdomsState, seat: int | None) -> dict[str, Any]:
         return seat_view(state, seat)
+
+    def secrets(self, state: KingdomsState) -> dict[int, dict[str, Any]]:
+        # An unplaced starting tile; placed ones are public already.
+        return {s: {"starting_tile": t} for s, t in enumerate(state.starting) if t is not None}
 
     def outcome(self, state: KingdomsState) -> Outcome | None:
         return epochs.final_outcome(state)

@@ -20,6 +20,7 @@ OPTIONS: tuple[Option, ...] = (
         "wizard",
         True,
         "Play with the Wizard (23 tiles, 2011 edition); off gives the 22 tiles of 2002.",
+        label="The Wizard",
     ),
     Option(
         "last_castle",
@@ -27,17 +28,20 @@ OPTIONS: tuple[Option, ...] = (
         "Down to the Last Castle: every player has all 10 castles, every placed castle "
         "leaves the game at the epoch's end, and the game ends after the epoch in which "
         "a player placed their last castle.",
+        label="Down to the Last Castle",
     ),
     Option(
         "no_luck",
         False,
         "No Luck: all tiles lie face up at the epoch's start, there are no starting "
         "tiles, and a player chooses which tile to place.",
+        label="No Luck",
     ),
     Option(
         "score_as_you_go",
         False,
         "Score as You Go: a row or column is scored the moment it fills.",
+        label="Score as You Go",
     ),
 )
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.kingdoms.board import COLUMNS, LINES, ROWS
+from games.rules.kingdoms.board import COLUMNS, LINES, ROWS, piece_of
 from games.rules.kingdoms.castles import parse_castle
 from games.rules.kingdoms.epochs import final_outcome
+from games.rules.kingdoms.scoring import score_lines
 from games.rules.kingdoms.state import KingdomsState
 from games.rules.kingdoms.tiles import KIND_CODE, kind_of
 
@@ -31,6 +32,21 @@ def _lines(gains: list[list[int] | None]) -> list[dict[str, Any]]:
     return [
         {"line": line.kind, "index": line.index, "gains": None if g is None else list(g)}
         for line, g in zip(LINES, gains, strict=True)
+    ]
+
+
+def _line_values(state: KingdomsState) -> list[dict[str, Any]]:
+    """What each row and column not scored yet this epoch would pay each seat if it were
+    scored now (public: the board is open), so the page never re-implements scoring."""
+    open_lines = [n for n, gains in enumerate(state.line_gains) if gains is None]
+    pieces = [piece_of(cell) for cell in state.grid]
+    return [
+        {
+            "line": LINES[n].kind,
+            "index": LINES[n].index,
+            "gains": [gains.get(seat, 0) for seat in range(state.players)],
+        }
+        for n, gains in zip(open_lines, score_lines(pieces, open_lines), strict=True)
     ]
 
 
@@ -76,6 +92,7 @@ def seat_view(state: KingdomsState, seat: int | None) -> dict[str, Any]:
             _lines(state.previous_line_gains) if state.previous_line_gains else None
         ),
         "epoch_gains": [list(g) for g in state.epoch_gains],
+        "line_values": [] if state.finished else _line_values(state),
     }
 
 
@@ -110,7 +127,9 @@ def describe_event(event_type: str, data: dict[str, Any], names: Mapping[int, st
 
     who = name(data["seat"]) if "seat" in data else ""
     if event_type == "game_set_up":
-        chosen = [k for k, v in data.get("options", {}).items() if v and k != "wizard"]
+        chosen = [
+            k.replace("_", " ") for k, v in data.get("options", {}).items() if v and k != "wizard"
+        ]
         extra = f" ({', '.join(chosen)})" if chosen else ""
         return f"A game of Kingdoms for {data['players']} players begins{extra}."
     if event_type == "epoch_started":
@@ -145,10 +164,8 @@ def describe_event(event_type: str, data: dict[str, Any], names: Mapping[int, st
             f"to their owners, {removed} castles leave the game."
         )
     if event_type == "game_finished":
-        winners = data["ranking"][0]
-        best = data["scores"][winners[0]]
-        if len(winners) == 1:
-            return f"The game is over: {name(winners[0])} wins with {best} gold."
-        joined = " and ".join(name(s) for s in winners)
-        return f"The game is over: {joined} share the victory with {best} gold."
+        # The table's result line announces the end and the winner (a departure may
+        # change the ranking); this line only gives the count.
+        order = [s for group in data["ranking"] for s in group]
+        return "Final gold: " + ", ".join(f"{name(s)} {data['scores'][s]}" for s in order) + "."
     return event_type.replace("_", " ").capitalize() + "."

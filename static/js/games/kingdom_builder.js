@@ -1,15 +1,17 @@
 // Kingdom Builder with the Nomads and Crossroads expansions: the entry module (table.js
 // and the tests import it by this path). The board and its pieces live in
 // kingdom_builder/board.js and pieces.js, the reading of the legal commands in
-// commands.js, the panel in panel.js, names and texts in texts.js.
+// commands.js, the turn bar and the panel in panel.js, names and texts in texts.js,
+// zoom and panning in view_port.js.
 // Click a highlighted hex to build; to use a tile, pick the tile, then (for a move) the
 // settlement or piece to move, then where it goes. Choices that are no hex are buttons.
 
 import { clear, focusKeyOf, h, restoreFocus } from "../dom.js";
 import { boardSvg } from "./kingdom_builder/board.js";
 import { analyse, checkSelection } from "./kingdom_builder/commands.js";
-import { panel, seatSummary } from "./kingdom_builder/panel.js";
-import { TERRAIN } from "./kingdom_builder/texts.js";
+import { panel, seatSummary, turnBar } from "./kingdom_builder/panel.js";
+import { TERRAIN, TERRAIN_BY_KEY } from "./kingdom_builder/texts.js";
+import { boardPort, showTargets } from "./kingdom_builder/view_port.js";
 
 export { TERRAIN, seatSummary };
 
@@ -18,20 +20,31 @@ export function render(root, view, legal, ctx) {
     clear(root).append(h("p", { class: "muted" }, "The board is not laid out yet."));
     return;
   }
-  const focusKey = focusKeyOf(root);
+  const slot = ctx.bar || null;
+  const focusKey = focusKeyOf(root) || (slot && focusKeyOf(slot));
   const can = analyse(legal);
   const sel = checkSelection(can, ctx.state.kb || {});
   ctx.state.kb = sel;
-  // On a phone the board keeps a usable hex size and scrolls sideways in its own box.
-  const wrap = h("div", { class: "kb-board-wrap", tabindex: "-1" }, boardSvg(view, can, sel, ctx));
-  const scroll = root.querySelector(".kb-board-wrap");
-  const [left, top] = scroll ? [scroll.scrollLeft, scroll.scrollTop] : [0, 0];
-  clear(root).append(h("div", { class: ["kb", legal.length && "has-moves"] }, wrap, panel(view, can, sel, ctx)));
-  wrap.scrollLeft = left;
-  wrap.scrollTop = top;
+  const old = root.querySelector(".kb-board-wrap");
+  const [left, top] = old ? [old.scrollLeft, old.scrollTop] : [0, 0];
+  const port = boardPort(root, boardSvg(view, can, sel, ctx), ctx);
+  const bar = turnBar(view, can, sel, ctx);
+  if (slot) clear(slot).append(bar);
+  clear(root).append(h("div", { class: ["kb", legal.length && "has-moves"] }, slot ? null : bar, port.el, panel(view, can, sel, ctx)));
+  port.wrap.scrollLeft = left;
+  port.wrap.scrollTop = top;
+  showTargets(port, ctx);
   restoreFocus(root, focusKey);
+  if (slot) restoreFocus(slot, focusKey);
 }
 
 export function breakdownLabel(key) {
   return key === "total" ? "total" : key.replaceAll("_", " ");
+}
+
+// What a seat held hidden, shown to everyone once the game is over (view.revealed).
+export function revealedText(key, value) {
+  if (key !== "terrain_cards") return `${key}: ${value}`;
+  const names = (value || []).map((t) => TERRAIN_BY_KEY[t]?.name || t);
+  return `terrain card${names.length === 1 ? "" : "s"} in hand: ${names.join(", ") || "none"}`;
 }

@@ -96,7 +96,7 @@ function saveOrder(ctx, order) {
 
 // ---- what the player may do ------------------------------------------------------------------
 function analyse(legal) {
-  const can = { challenge: [], bids: new Map(), lay: [], returnGroup: new Map(), layTreasure: new Map(), returnTreasure: new Map(), keep: null, giveUp: null, endLast: null };
+  const can = { challenge: [], bids: new Map(), lay: [], returnGroup: new Map(), layTreasure: new Map(), returnTreasure: new Map(), layCard: new Map(), returnCard: new Map(), keep: null, giveUp: null, endLast: null };
   for (const c of legal) {
     if (c.type === "challenge") can.challenge.push(c);
     else if (c.type === "bid") can.bids.set(c.card, c);
@@ -104,6 +104,8 @@ function analyse(legal) {
     else if (c.type === "return_group") can.returnGroup.set(c.tier, c);
     else if (c.type === "lay_treasure") can.layTreasure.set(c.card, c);
     else if (c.type === "return_treasure") can.returnTreasure.set(c.card, c);
+    else if (c.type === "lay_card") can.layCard.set(c.card, c);
+    else if (c.type === "return_card") can.returnCard.set(c.card, c);
     else if (c.type === "keep_kingdom") can.keep = c;
     else if (c.type === "give_up") can.giveUp = c;
     else if (c.type === "end_last_turn") can.endLast = c;
@@ -181,6 +183,12 @@ function centreAndBattle(view, can, ctx) {
   return box;
 }
 
+// A card of a kingdom; one's own can be taken back alone (leaving the group incomplete).
+function kingdomCard(card, back, ctx) {
+  if (!back) return cardEl(card);
+  return h("span", { class: "kc-hand-item" }, cardEl(card), h("button", { type: "button", class: "small", "data-focus-key": `return-card-${card}`, onclick: () => ctx.send(back) }, "Take back"));
+}
+
 function kingdomPanel(view, k, can, ctx) {
   const mine = k.seat === view.seat;
   const groups = [1, 2, 3].map((tier) => {
@@ -190,7 +198,8 @@ function kingdomPanel(view, k, can, ctx) {
       "div",
       { class: "kc-group", dataset: { tier: String(tier) } },
       h("div", { class: "small-text" }, h("strong", {}, TIER[tier]), ` (${TIER_VALUES[tier]})`),
-      cards ? h("div", { class: "kc-row" }, cards.map((c) => cardEl(c))) : h("div", { class: "muted small-text" }, "—"),
+      cards ? h("div", { class: "kc-row" }, cards.map((c) => kingdomCard(c, mine ? can.returnCard.get(c) : null, ctx))) : h("div", { class: "muted small-text" }, "—"),
+      cards && cards.length < 3 ? h("div", { class: "muted small-text" }, "incomplete: no bonus, no flag") : null,
       back ? h("button", { type: "button", class: "small", "data-focus-key": `return-${tier}`, onclick: () => ctx.send(back) }, `Take back the ${TIER[tier]}`) : null,
     );
   });
@@ -287,6 +296,9 @@ function handPanel(view, can, p, ctx) {
   if (sel.length === 1 && can.layTreasure.has(sel[0])) {
     actions.push(h("button", { type: "button", "data-focus-key": "lay-treasure", onclick: () => { store.selected = []; ctx.send(can.layTreasure.get(sel[0])); } }, "Lay the Treasure in your kingdom"));
   }
+  if (sel.length === 1 && can.layCard.has(sel[0])) {
+    actions.push(h("button", { type: "button", "data-focus-key": "lay-card", onclick: () => { store.selected = []; ctx.send(can.layCard.get(sel[0])); } }, "Lay this card alone in your kingdom"));
+  }
   if (sel.length === 3) {
     const sorted = [...sel].sort((a, b) => valueOf(a) - valueOf(b));
     const lay = can.lay.find((c) => c.cards.length === 3 && c.cards.every((x, i) => x === sorted[i]));
@@ -355,3 +367,6 @@ export const breakdownLabel = (key) => LABELS[key] || key.replaceAll("_", " ");
 // Several seats act at once (kingdom changes while a battle runs): a move refused only
 // because someone else moved first is sent again if it is still legal.
 export const concurrentSeats = true;
+
+// What a seat held hidden, shown to everyone once the game is over (view.revealed).
+export const revealedText = (key, value) => (key === "hand" ? `hand: ${(value || []).map(cardName).join(", ") || "empty"}` : `${key}: ${value}`);

@@ -166,8 +166,8 @@ function castleIcon(seat, rank, shapes, size = 40) {
 
 // ---- the board ------------------------------------------------------------------------------
 function board(view, legal, can, sel, ctx) {
-  const width = MARGIN + COLUMNS * (CELL + GAP) + 40;
-  const height = MARGIN + ROWS * (CELL + GAP) + 34;
+  const width = MARGIN + COLUMNS * (CELL + GAP) + 52;
+  const height = MARGIN + ROWS * (CELL + GAP) + 40;
   const svg = s("svg", {
     class: "kingdoms-board",
     viewBox: `0 0 ${width} ${height}`,
@@ -211,24 +211,55 @@ function board(view, legal, can, sel, ctx) {
       svg.append(g);
     }
   }
-  // Gains of lines scored this epoch (Score as You Go, or after the epoch's scoring).
+  // Each row's and column's gains: those scored this epoch (Score as You Go, or at the
+  // epoch's scoring) in bold, the others as they would pay now (the engine's line_values).
+  const valueOf = new Map((view.line_values || []).map((l) => [`${l.line}:${l.index}`, l.gains]));
   for (let r = 0; r < ROWS; r++) {
-    const gains = lineGains.get(`row:${r}`);
-    if (gains) svg.append(gainMark(MARGIN + COLUMNS * (CELL + GAP) + 4, MARGIN + r * (CELL + GAP) + CELL / 2, gains, ctx));
+    const scored = lineGains.get(`row:${r}`);
+    const gains = scored || valueOf.get(`row:${r}`);
+    if (gains) svg.append(lineMark(MARGIN + COLUMNS * (CELL + GAP) + 2, MARGIN + r * (CELL + GAP) + CELL / 2, gains, !!scored, "row", r, ctx));
   }
   for (let c = 0; c < COLUMNS; c++) {
-    const gains = lineGains.get(`column:${c}`);
-    if (gains) svg.append(gainMark(MARGIN + c * (CELL + GAP) + CELL / 2 - 16, MARGIN + ROWS * (CELL + GAP) + 14, gains, ctx));
+    const scored = lineGains.get(`column:${c}`);
+    const gains = scored || valueOf.get(`column:${c}`);
+    if (gains) svg.append(lineMark(MARGIN + c * (CELL + GAP) - 2, MARGIN + ROWS * (CELL + GAP) + 4, gains, !!scored, "column", c, ctx));
   }
   return svg;
 }
 
-function gainMark(x, y, gains, ctx) {
-  const best = gains.reduce((acc, g, seat) => (Math.abs(g) > Math.abs(acc.g) ? { g, seat } : acc), { g: 0, seat: null });
-  const title = gains.map((g, seat) => `${ctx.names[seat] || `seat ${seat}`} ${g >= 0 ? "+" : ""}${g}`).join(", ");
-  const g = s("g", { class: "gain-mark" }, s("title", {}, title));
-  g.append(s("text", { x, y: y + 4, class: "gain-text", fill: best.seat === null ? "#555" : "#111" }, best.seat === null ? "0" : `${best.g > 0 ? "+" : ""}${best.g}`));
+/** A line's gain per seat: a seat-coloured dot and the number, for every seat it pays. */
+function lineMark(x, y, gains, scored, kind, index, ctx) {
+  const paid = gains.map((g, seat) => ({ g, seat })).filter((p) => p.g !== 0);
+  const signed = (g) => `${g > 0 ? "+" : ""}${g}`;
+  const who = paid.map((p) => `${ctx.names[p.seat] || `seat ${p.seat}`} ${signed(p.g)}`).join(", ") || "nobody";
+  const title = `${kind === "row" ? "Row" : "Column"} ${index + 1} ${scored ? "scored" : "would pay now"}: ${who}`;
+  const g = s("g", { class: ["line-mark", scored ? "scored" : "open"], dataset: { line: kind, index: String(index), gains: gains.join(",") } }, s("title", {}, title));
+  if (!paid.length) {
+    if (scored) g.append(s("text", { x: x + 6, y: kind === "row" ? y + 5 : y + 12, class: "gain-text" }, "0"));
+    return g;
+  }
+  paid.forEach((p, i) => {
+    // Rows: stacked beside the row; columns: two to a line under the column.
+    const px = kind === "row" ? x : x + (i % 2) * 46;
+    const py = kind === "row" ? y + (i - (paid.length - 1) / 2) * 17 : y + 10 + Math.floor(i / 2) * 16;
+    g.append(s("circle", { cx: px + 5, cy: py - 4, r: 4.5, fill: seatColour(p.seat), stroke: "#222", "stroke-width": 1 }));
+    g.append(s("text", { x: px + 12, y: py + 1, class: "gain-text" }, signed(p.g)));
+  });
   return g;
+}
+
+/** The table pauses on the scored board (the page shows it with each player's gain
+ * before the next epoch wipes it). */
+export function interludeAfter(event) {
+  return event.type === "epoch_scored";
+}
+
+export function interludeSummary(event, names) {
+  const gains = event.data?.gains || [];
+  return {
+    title: `Epoch ${event.data?.epoch} scored`,
+    lines: gains.map((g, seat) => ({ seat, text: `${names[seat] || `seat ${seat}`} ${g > 0 ? "+" : ""}${g} gold` })),
+  };
 }
 
 // ---- the controls ----------------------------------------------------------------------------
@@ -396,6 +427,9 @@ export function seatSummary(view, seat, ctx) {
   if (start?.held) {
     if (start.tile) {
       parts.push(h("span", { class: "starting-tile mine", "data-testid": "my-starting-tile", dataset: { tile: start.tile } }, "starting tile: ", h("strong", {}, tileName(start.tile))));
+    } else if (view.revealed?.[seat]?.starting_tile) {
+      // The game is over: nothing is hidden any more.
+      parts.push(h("span", { class: "starting-tile revealed-tile" }, "starting tile: ", h("strong", {}, tileName(view.revealed[seat].starting_tile))));
     } else {
       parts.push(h("span", { class: "starting-tile hidden-tile" }, "holds a hidden starting tile"));
     }
@@ -410,3 +444,6 @@ export function breakdownLabel(key) {
   const epoch = /^epoch_(\d+)$/.exec(key);
   return epoch ? `epoch ${epoch[1]}` : key.replaceAll("_", " ");
 }
+
+// What a seat held hidden, shown to everyone once the game is over (view.revealed).
+export const revealedText = (key, value) => (key === "starting_tile" ? `starting tile: ${tileName(value)}` : `${key}: ${value}`);

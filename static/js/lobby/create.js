@@ -1,4 +1,5 @@
-// Creating a table from the form: ruleset, seats, options, time control and bots.
+// Creating a table from the form: ruleset, seats, options, time control, then the bots
+// that fill the empty seats (through the per-seat bots endpoint).
 
 import { post, showError, toast } from "../api.js";
 import { renderTables } from "./list.js";
@@ -18,7 +19,8 @@ export async function createTable(ev) {
     return;
   }
   const seats = parseInt(createForm.seats.value, 10);
-  const bots = Math.max(0, parseInt(createForm.bots.value, 10) || 0);
+  // Bots take every seat the host does not.
+  const bots = createForm.fill_bots.checked ? Math.max(0, seats - (createForm.join.checked ? 1 : 0)) : 0;
   submit.disabled = true;
   try {
     const body = { ruleset: rules.key, seats, options, join: createForm.join.checked };
@@ -43,4 +45,9 @@ export async function createTable(ev) {
   } finally {
     submit.disabled = false;
   }
+}
+
+/** The think time matters only for hard bots: shown with that level. */
+export function showThinkField() {
+  document.getElementById("create-think-field").hidden = createForm.bot_level.value !== "hard";
 }

@@ -17,7 +17,9 @@ export class ActionsPart {
         expected_seq: this.viewSeq,
       });
       this.awaitingSeq = Math.max(this.awaitingSeq, result.head_seq);
+      const before = this.lastSeq;
       if (!this.applyEvents(result.events)) this.catchUp();
+      this.maybeInterlude((result.events || []).filter((e) => e.seq > before && e.seq <= this.lastSeq));
       // The socket brings the new view; if it is slow (or down), ask for it.
       setTimeout(() => {
         if (this.viewSeq < this.awaitingSeq) this.catchUp();
@@ -90,7 +92,9 @@ export class ActionsPart {
     const view = this.view;
     const names = this.names();
     const gone = new Set([...(view?.expelled || []), ...(view?.resigned || [])]);
-    const outOfTime = (view?.clock?.timed_out || []).filter((seat) => seat !== this.yourSeat && !gone.has(seat));
+    // Out of time (timed tables) or gone too long (untimed: view.absent): the same choice.
+    const absent = new Set(view?.absent || []);
+    const outOfTime = [...(view?.clock?.timed_out || []), ...absent].filter((seat) => seat !== this.yourSeat && !gone.has(seat));
     if (this.status === "active" && this.yourSeat !== null && !gone.has(this.yourSeat)) {
       for (const seat of outOfTime) {
         const name = names[seat] || `seat ${seat}`;
@@ -99,7 +103,7 @@ export class ActionsPart {
           h(
             "div",
             { class: "timeout-actions", dataset: { seat: String(seat) } },
-            h("span", {}, `${name} is out of time${skipping ? "; a bot plays their turns" : ""}.`),
+            h("span", {}, `${name} ${absent.has(seat) ? "has not moved for a long time" : "is out of time"}${skipping ? "; a bot plays their turns" : ""}.`),
             skipping ? null : h("button", { type: "button", onclick: () => this.tableAction("skip/", { seat }) }, "Skip their turn"),
             h("button", { type: "button", class: "danger", onclick: () => this.tableAction("expel/", { seat }) }, `Expel ${name}`),
           ),

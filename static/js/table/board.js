@@ -41,11 +41,15 @@ export class BoardPart {
       if (mine) text = others.length ? `Your turn (also ${others.join(", ")}).` : "Your turn.";
       else if (others.length) text = `Waiting for ${others.join(", ")}.`;
       else text = "Waiting…";
-      if (this.yourSeat === null) text += " You are watching: you see public information only.";
-      else if ((view.resigned || []).includes(this.yourSeat)) text += " You resigned; a bot plays your seat.";
+      // A player who left (resigned, expelled, kicked) has no seat of theirs any more.
+      const left = !!this.username && (this.summary?.seats || []).some((s) => s.user === this.username && (s.resigned || s.expelled || s.kicked));
+      if (left) text += " You left this game; a bot plays your seat. You see public information only.";
+      else if (this.yourSeat === null) text += " You are watching: you see public information only.";
     } else text = STATUS_WORDS[this.status] || "";
     if (this.replay.at !== null) text = `Replay: the board just after move ${this.replay.at} of ${this.lastSeq}.`;
     banner.textContent = text;
+    const thinking = this.replay.at === null && !mine ? this.thinkingBar() : null;
+    if (thinking) banner.append(" ", thinking);
     banner.classList.toggle("your-turn", mine && this.replay.at === null);
     banner.dataset.yourTurn = mine ? "1" : "0";
     document.title = `${mine ? "● " : ""}${this.rulesetName} · Kingdom`;
@@ -68,8 +72,10 @@ export class BoardPart {
       clear(root).append(h("p", { class: "muted board-empty" }, "The table is laid out with the next move."));
       return;
     }
+    const pause = this.replay.at === null && this.interlude?.view ? this.interlude : null;
     try {
-      this.renderer.render(root, view, this.currentLegal(), this.context());
+      this.renderer.render(root, pause ? pause.view : view, pause ? [] : this.currentLegal(), this.context());
+      if (pause) root.prepend(this.interludeBox() || "");
     } catch (err) {
       console.error(err);
       clear(root).append(h("p", { class: "error" }, "The board could not be drawn."), h("pre", { class: "mono small-text" }, String(err)));
@@ -79,12 +85,15 @@ export class BoardPart {
   renderResult() {
     const box = this.el.result;
     const outcome = this.view?.outcome || (this.isOver() ? this.summary?.outcome : null);
+    const names = this.names();
+    const revealedList = this.revealedList(names);
     if (!outcome || !outcome.ranking?.length) {
-      box.hidden = true;
+      // An aborted game has no scores but shows its secrets too.
+      box.hidden = !revealedList;
+      if (revealedList) clear(box).append(revealedList);
       return;
     }
     box.hidden = false;
-    const names = this.names();
     const label = this.renderer?.breakdownLabel || ((key) => key.replaceAll("_", " "));
     const rows = [];
     outcome.ranking.forEach((group, index) => {
@@ -113,6 +122,12 @@ export class BoardPart {
       }
     });
     const seed = this.summary?.seed;
+    // Who left the table ranks last whatever the seat (played on by a bot) scored: say so.
+    const leftWords = { resigned: "resigned", expelled: "was expelled", kicked: "was removed by a moderator" };
+    const left = Object.entries(leftWords).flatMap(([key, words]) => (this.view?.[key] || []).map((seat) => `${names[seat] || `seat ${seat}`} ${words}`));
+    const leftNote = left.length
+      ? h("p", { class: "small-text result-note", dataset: { note: "departures" } }, `${left.join("; ")}: a player who leaves the table ranks last, whatever their seat, played on by a bot, scored.`)
+      : null;
     clear(box).append(
       h("h2", { id: "result-heading" }, "Final scores"),
       h(
@@ -121,9 +136,30 @@ export class BoardPart {
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Breakdown"))),
         h("tbody", {}, rows),
       ),
+      leftNote,
+      revealedList,
       seed
         ? h("p", { class: "small-text muted" }, "Seed ", h("code", { class: "mono" }, seed), " (its SHA-256 was published at the start; ", h("a", { href: `/api/tables/${this.id}/audit/` }, "audit"), ").")
         : null,
+    );
+  }
+
+  revealedList(names) {
+    // Once the game is over every seat's secrets are shown (a hand, a starting tile).
+    const revealed = Object.entries(this.view?.revealed || {}).filter(([, part]) => Object.keys(part).length);
+    if (!revealed.length) return null;
+    const text = this.renderer?.revealedText || ((key, value) => `${key.replaceAll("_", " ")}: ${JSON.stringify(value)}`);
+    return h(
+      "div",
+      { class: "revealed", dataset: { part: "revealed" } },
+      h("h3", {}, "Revealed at the end"),
+      h(
+        "ul",
+        { class: "small-text" },
+        revealed.map(([seat, part]) =>
+          h("li", { dataset: { seat } }, seatBadge(Number(seat), 12), " ", names[seat] || `seat ${seat}`, ": ", Object.entries(part).map(([key, value]) => text(key, value)).join("; ")),
+        ),
+      ),
     );
   }
 }

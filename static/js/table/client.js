@@ -6,6 +6,7 @@ import { get, showError } from "../api.js";
 import { shapesOn } from "../prefs.js";
 import { ActionsPart } from "./actions.js";
 import { BoardPart } from "./board.js";
+import { InterludePart } from "./interlude.js";
 import { LogPart } from "./log.js";
 import { ReplayPart } from "./replay.js";
 import { SeatsPart } from "./seats.js";
@@ -36,6 +37,7 @@ export class TableClient {
     this.catchingUp = null;
     this.lastHeard = Date.now();
     this.replay = { at: null, view: null, loading: null };
+    this.interlude = null; // a scored board shown before the game moves on (interlude.js)
     this.rendererState = {}; // the renderer's own memory across renders (selection...)
     this.confirmResign = false;
     this.renderer = null;
@@ -49,6 +51,7 @@ export class TableClient {
       log: document.getElementById("log"),
       conn: document.getElementById("conn"),
       banner: document.getElementById("turn-banner"),
+      turnBar: document.getElementById("turn-bar"),
       prelude: document.getElementById("prelude"),
     };
   }
@@ -144,11 +147,12 @@ export class TableClient {
       state: this.rendererState,
       rerender: () => this.render(),
       gameId: this.id,
+      bar: this.el.turnBar, // a renderer's turn bar goes here: it stays in view
     };
   }
 }
 
-for (const part of [StreamPart, LogPart, SeatsPart, BoardPart, ActionsPart, ReplayPart]) {
+for (const part of [StreamPart, LogPart, SeatsPart, BoardPart, ActionsPart, ReplayPart, InterludePart]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name !== "constructor") Object.defineProperty(TableClient.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));
   }

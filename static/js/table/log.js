@@ -4,6 +4,20 @@
 import { h } from "../dom.js";
 import { seatBadge } from "../players.js";
 
+/** The seat a log line is about, from the event's public facts (not who sent the command
+ * that produced it: a bot's turn begins after the human's move). None: the table's. */
+export function aboutSeat(event) {
+  const data = event.data || {};
+  for (const key of ["seat", "winner"]) if (Number.isInteger(data[key])) return data[key];
+  if (Array.isArray(data.seats) && data.seats.length === 1) return data.seats[0];
+  const winners = data.outcome?.winners;
+  return Array.isArray(winners) && winners.length === 1 ? winners[0] : null;
+}
+
+function clockTime(iso) {
+  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+}
+
 export class LogPart {
   /** Append events in seq order, each once. Returns false on a gap (the caller catches up). */
   applyEvents(events) {
@@ -13,6 +27,7 @@ export class LogPart {
       if (event.seq !== this.lastSeq + 1) return false;
       this.appendLog(event);
       this.lastSeq = event.seq;
+      this.lastEventAt = event.recorded_at; // a bot's thinking is counted from here
     }
     return true;
   }
@@ -21,17 +36,21 @@ export class LogPart {
     this.logged.add(event.seq);
     const log = this.el.log;
     const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-    const actorSeat = /^(seat|bot):(\d+)$/.exec(event.actor || "");
+    const about = aboutSeat(event);
+    // An empty line (the clocks pressed) keeps its place in seq order but is not shown.
+    const quiet = event.text === "";
     const item = h(
       "li",
       {
         class: ["log-entry", `event-${event.type}`],
         id: `ev-${event.seq}`,
-        dataset: { seq: String(event.seq), type: event.type, actor: event.actor || "" },
+        hidden: quiet,
+        dataset: { seq: String(event.seq), type: event.type, actor: event.actor || "", about: about === null ? "" : String(about) },
       },
       h("span", { class: "log-seq", "aria-hidden": "true" }, String(event.seq)),
-      actorSeat ? seatBadge(Number(actorSeat[2]), 12) : h("span", { class: "log-system", "aria-hidden": "true" }, "·"),
+      about !== null ? seatBadge(about, 12) : h("span", { class: "log-system", "aria-hidden": "true" }, "·"),
       h("span", { class: "log-text" }, event.text || event.type.replaceAll("_", " ")),
+      event.recorded_at ? h("time", { class: "log-time", datetime: event.recorded_at, title: new Date(event.recorded_at).toLocaleString() }, clockTime(event.recorded_at)) : null,
     );
     if (this.isOver()) this.makeLogEntrySeekable(item, event.seq);
     log.append(item);

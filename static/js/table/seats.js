@@ -10,7 +10,38 @@ export class SeatsPart {
     return Date.now() + (this.serverOffset || 0);
   }
 
+  /** The bot seats to act now, thinking: each against its budget (the table's think
+   * time), counted from the last event (when its turn began). */
+  thinkingBots() {
+    if (this.status !== "active" || this.replay.at !== null || !this.view || !this.lastEventAt) return [];
+    const bots = new Set((this.summary?.seats || []).filter((s) => s.seat !== null && (s.bot || s.resigned || s.expelled || s.kicked)).map((s) => s.seat));
+    return (this.view.to_act || []).filter((seat) => bots.has(seat));
+  }
+
+  thinkingBar() {
+    const seats = this.thinkingBots();
+    if (!seats.length) return null;
+    const names = this.names();
+    const who = seats.map((seat) => names[seat] || `seat ${seat}`).join(", ");
+    const bar = h("span", { class: "bot-thinking", id: "bot-thinking", role: "progressbar", "aria-label": `${who} thinking`, "aria-valuemin": "0" }, h("span", { class: "bot-thinking-fill" }));
+    const label = h("span", { class: "bot-thinking-text", id: "bot-thinking-text" });
+    this.updateThinking(bar, label);
+    return h("span", { class: "bot-thinking-box" }, bar, label);
+  }
+
+  updateThinking(bar = document.getElementById("bot-thinking"), label = document.getElementById("bot-thinking-text")) {
+    if (!bar || !label) return;
+    const budget = Number(this.summary?.bot_think_seconds) || 1;
+    const elapsed = Math.max(0, (this.serverNow() - Date.parse(this.lastEventAt)) / 1000);
+    bar.setAttribute("aria-valuemax", String(budget));
+    bar.setAttribute("aria-valuenow", String(Math.min(elapsed, budget).toFixed(1)));
+    bar.firstChild.style.width = `${Math.min(100, (elapsed / budget) * 100).toFixed(1)}%`;
+    bar.classList.toggle("over", elapsed > budget);
+    label.textContent = elapsed > budget ? `thinking… ${Math.round(elapsed)} s (budget ${budget} s)` : `thinking… ${Math.round(elapsed)} of ${budget} s`;
+  }
+
   updateClocks() {
+    this.updateThinking();
     const clock = (this.replay.at !== null ? this.replay.view : this.view)?.clock;
     for (const el of this.el.seats.querySelectorAll(".seat-clock")) {
       const reading = clockReading(clock, Number(el.dataset.clockSeat), this.serverNow());

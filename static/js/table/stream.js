@@ -118,7 +118,9 @@ export class StreamPart {
 
   /** Whether the seat list names us (the seat number comes only when the game starts). */
   seatedByName() {
-    return !!this.username && (this.summary?.seats || []).some((seat) => seat.user === this.username);
+    // A player who left (resigned, expelled, kicked) watches as a spectator: not seated.
+    const playing = (seat) => seat.user === this.username && !seat.resigned && !seat.expelled && !seat.kicked;
+    return !!this.username && (this.summary?.seats || []).some(playing);
   }
 
   /** A socket opened before the game started may still see us as a spectator (the
@@ -128,7 +130,11 @@ export class StreamPart {
     this.reopening = true;
     try {
       await this.loadDetail();
-      if (this.yourSeat === null) return;
+      if (this.yourSeat === null) {
+        // We left the table (a bot plays our seat): the stream was right; read on as a watcher.
+        this.catchUp();
+        return;
+      }
       this.reopened = (this.reopened || 0) + 1;
       const old = this.socket;
       this.socket = null;
@@ -152,7 +158,11 @@ export class StreamPart {
     const events = message.events || [];
     let gap = false;
     if (events.length && events[0].seq > this.lastSeq + 1) gap = true;
-    else gap = !this.applyEvents(events);
+    else {
+      const before = this.lastSeq;
+      gap = !this.applyEvents(events);
+      this.maybeInterlude(events.filter((e) => e.seq > before && e.seq <= this.lastSeq));
+    }
     if (this.takeView(message.head, message.view)) this.takeLegal(message.head, message.legal);
     if (gap || this.lastSeq < message.head) this.catchUp();
     if (wasStatus !== this.status || wasSeat !== this.yourSeat) {

@@ -68,6 +68,27 @@ def position(
         for kind, space in tiles:
             s.nomad_held[p].append({"tile": kind, "space": h(*space), "fresh": False})
     s.tiles_left = {h(*k): 2 for k in locations or {}}
+    return _lay(s, settlements, held, card, seat)
+
+
+def real_position(
+    settlements: dict[int, list[Hex]] | None = None,
+    held: dict[int, list[tuple[str, Hex]]] | None = None,
+    card: str | None = "grass",
+    seat: int = 0,
+    **options: Any,
+) -> State:
+    """As ``position``, on the real board of a set-up game (first-game board by default)."""
+    return _lay(new_game(**options), settlements, held, card, seat)
+
+
+def _lay(
+    s: State,
+    settlements: dict[int, list[Hex]] | None,
+    held: dict[int, list[tuple[str, Hex]]] | None,
+    card: str | None,
+    seat: int,
+) -> State:
     for p, hexes in (settlements or {}).items():
         for r, c in hexes:
             s.owner[h(r, c)] = p

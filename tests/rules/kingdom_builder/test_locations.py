@@ -16,7 +16,16 @@ from games.rules.kingdom_builder.locations import (
     tavern,
     tower,
 )
-from tests.rules.kingdom_builder.helpers import RULESET, h, play, position, use
+from games.rules.kingdom_builder.placement import free_hexes
+from tests.rules.kingdom_builder.helpers import (
+    RULESET,
+    h,
+    play,
+    position,
+    real_position,
+    settled,
+    use,
+)
 
 
 def hexes(indices) -> set[tuple[int, int]]:
@@ -86,13 +95,49 @@ def test_barn_with_no_settlement_next_to_an_empty_hex_of_the_terrain_moves_anywh
 
 
 def test_barn_settlement_whose_only_eligible_hex_is_its_own_must_be_put_back():
+    # FAQ: the hex it left is an eligible hex again once it is lifted (this used to assert
+    # that Barn could not be used at all; the FAQ says it is used and puts it right back).
     s = position({0: [(5, 5), (9, 9)]}, {(5, 5): "G"}, fill="C", card="grass")
-    assert barn(s, 0) == {}  # no move: the lifted settlement could only go back
+    assert moves(barn(s, 0)) == {(5, 5): {(5, 5)}}
     s.held[0].append({"tile": "barn", "location": h(0, 0), "fresh": False, "used": False})
-    assert not [c for c in RULESET.legal_commands(s, 0) if c.get("tile") == "barn"]
+    offered = [c for c in RULESET.legal_commands(s, 0) if c.get("tile") == "barn"]
+    assert offered == [use("barn", (5, 5), (5, 5))]
+    s, _ = play(s, offered[0])
+    assert settled(s, 0) == {(5, 5), (9, 9)}
     with pytest.raises(IllegalCommand) as refused:
         RULESET.decide(s, 0, use("barn", (5, 5), (5, 5)), None)
+    assert refused.value.code == "tile_already_used"
+
+
+def test_barn_puts_a_settlement_back_where_it_came_from_when_that_is_the_only_hex_next_to_yours():
+    # The FAQ's case on the real first-game board: 3 settlements together on the 3 canyon
+    # hexes (16, 2)-(18, 2); 52 other canyon hexes lie empty elsewhere.
+    row = [(16, 2), (17, 2), (18, 2)]
+    s = real_position({0: row}, held={0: [("barn", (0, 0))]}, card="canyon")
+    assert len(free_hexes(s, "canyon")) == 52
+    assert moves(barn(s, 0)) == {hex_: {hex_} for hex_ in row}
+    offered = [c for c in RULESET.legal_commands(s, 0) if c.get("tile") == "barn"]
+    assert offered == [use("barn", hex_, hex_) for hex_ in row]
+    s, events = play(s, use("barn", (17, 2), (17, 2)))
+    assert events[0].type == "settlement_moved"
+    assert settled(s, 0) == set(row)
+    assert [t["used"] for t in s.held[0]] == [True]
+    with pytest.raises(IllegalCommand) as refused:
+        RULESET.decide(
+            real_position({0: row}, held={0: [("barn", (0, 0))]}, card="canyon"),
+            0,
+            use("barn", (5, 1), (17, 2)),
+            None,
+        )
     assert refused.value.code == "illegal_target"
+
+
+def test_harbor_puts_a_settlement_back_on_its_water_hex_when_that_is_the_only_hex_next_to_yours():
+    # Real board: (13, 14) is a lone water hex; (13, 15) touches no other water hex.
+    s = real_position({0: [(13, 14), (13, 15)]}, card="canyon")
+    found = moves(harbor(s, 0))
+    assert found[(13, 14)] == {(13, 14)}
+    assert len(found[(13, 15)]) == 79  # lifted, nothing of yours touches water: any of it
 
 
 def test_harbor_moves_a_settlement_onto_water_next_to_yours_if_possible():

@@ -205,6 +205,41 @@ def test_resettlement_moves_settlements_up_to_four_single_steps():
     assert settled(s, 0) == {(3, 6), (10, 11)}
 
 
+def steps_of(s) -> dict[tuple, set[tuple]]:
+    found: dict[tuple, set[tuple]] = {}
+    for c in commands_of(s, "move_settlement"):
+        found.setdefault(tuple(c["from"]), set()).add(tuple(c["to"]))
+    return found
+
+
+def test_resettlement_steps_go_next_to_another_of_your_settlements_if_possible():
+    # (5, 6) is the only step touching another of yours; seat 1's (4, 6) does not count.
+    s = position(
+        {0: [(5, 5), (5, 7)], 1: [(4, 6)]},
+        nomad_held={0: [("resettlement", (9, 9))]},
+        **NOMADS,
+    )
+    s, _ = play(s, use_nomad("resettlement"))
+    assert steps_of(s) == {(5, 5): {(5, 6)}, (5, 7): {(5, 6)}}
+    assert refused(s, {"type": "move_settlement", "from": [5, 5], "to": [6, 5]}) == (
+        "illegal_target"
+    )
+
+
+def test_resettlement_step_with_no_hex_next_to_yours_may_go_to_any_neighbouring_hex():
+    s = position(
+        {0: [(5, 5), (10, 10)], 1: [(4, 6)]},
+        nomad_held={0: [("resettlement", (9, 9))]},
+        **NOMADS,
+    )
+    s, _ = play(s, use_nomad("resettlement"))
+    found = steps_of(s)
+    assert found[(5, 5)] == {(5, 6), (4, 5), (5, 4), (6, 5), (6, 6)}
+    assert len(found[(10, 10)]) == 6
+    s, _ = play(s, {"type": "move_settlement", "from": [5, 5], "to": [6, 5]})
+    assert settled(s, 0) == {(6, 5), (10, 10)}
+
+
 def test_resettlement_may_stop_early():
     s = position({0: [(5, 5)]}, nomad_held={0: [("resettlement", (9, 9))]}, **NOMADS)
     s, _ = play(s, use_nomad("resettlement"))

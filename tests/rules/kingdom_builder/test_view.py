@@ -96,7 +96,21 @@ def test_every_event_is_described_in_words():
         {"seat": 1, "hex": [3, 4], "terrain": "flower_field", "tile": "farm"},
         names,
     )
-    assert line == "Ben builds on flower field at [3, 4] with Farm."
+    assert line == "Ben builds on flower field at E4 with Farm."
+
+
+def test_the_log_names_hexes_as_the_board_labels_them():
+    """Columns A-T, rows 1-20, as drawn around the board; never 0-based pairs."""
+    names = {0: "Ana"}
+    moved = {"seat": 0, "from": [0, 0], "to": [19, 19], "tile": "paddock"}
+    line = RULESET.describe_event("settlement_moved", moved, names)
+    assert line == "Ana moves a settlement from A1 to T20 with Paddock."
+
+
+def test_the_final_scoring_line_gives_the_count_and_leaves_the_announcement_to_the_table():
+    names = {0: "Ana", 1: "Ben"}
+    line = RULESET.describe_event("game_finished", {"scores": {"0": 30, "1": 41}}, names)
+    assert line == "Final scoring: Ben 41, Ana 30 gold."
 
 
 # ---- the expansions ----------------------------------------------------------------------------
@@ -171,9 +185,20 @@ def test_every_expansion_event_is_described_in_words():
     }
     lines = {kind: RULESET.describe_event(kind, data, names) for kind, data in samples.items()}
     assert lines == {
-        "settlement_removed": "Ana's Sword removes Cy's settlement at [4, 4].",
-        "city_hall_built": "Ben builds a city hall around [5, 5].",
-        "piece_taken_back": "Ben takes the wagon at [2, 3] back.",
-        "nomad_tile_taken": "Ana takes the Outpost nomad tile at [7, 7].",
+        "settlement_removed": "Ana's Sword removes Cy's settlement at E5.",
+        "city_hall_built": "Ben builds a city hall around F6.",
+        "piece_taken_back": "Ben takes the wagon at D3 back.",
+        "nomad_tile_taken": "Ana takes the Outpost nomad tile at H8.",
         "gold_earned": "Cy earns 2 gold (Families).",
     }
+
+
+def test_the_set_up_line_names_board_sections_by_their_printed_tiles():
+    data = {
+        "layout": [["monastery_and_wagon", False], ["barracks_and_crossroads", True]],
+        "cards": ["fishermen"],
+        "tasks": [],
+    }
+    line = RULESET.describe_event("game_set_up", data, {})
+    assert line.startswith("The board is laid: Monastery and Wagon, Barracks and Crossroads")
+    assert "(rotated)" in line and "_" not in line

@@ -2,6 +2,7 @@ from games.rules.kingdom_cards import RULESET
 from tests.rules.kingdom_cards.positions import first, play, refusal, table, types
 
 CHALLENGE_1 = (0, {"type": "challenge", "seat": 1})
+KEEP = {"type": "keep_kingdom"}
 
 
 def bid(seat, card):
@@ -20,7 +21,11 @@ def test_challenging_names_the_defender_who_must_bid():
     events = play(state, CHALLENGE_1)
     assert first(events, "opponent_challenged") == {"seat": 0, "defender": 1}
     assert state.phase == "defend" and RULESET.to_act(state) >= {1}
-    assert RULESET.legal_commands(state, 1) == [{"type": "bid", "card": "R7a"}]
+    assert RULESET.legal_commands(state, 1) == [
+        {"type": "bid", "card": "R7a"},
+        {"type": "lay_card", "card": "R7a"},
+        KEEP,
+    ]
 
 
 def test_the_defenders_attack_is_its_card_plus_its_bonus():
@@ -201,6 +206,51 @@ def test_a_defender_with_no_card_loses_at_once_and_nothing_is_exchanged():
     assert types(events)[:3] == ["opponent_challenged", "battle_won", "turn_passed"]
     assert first(events, "battle_won")["reason"] == "no_card_to_bid"
     assert sorted(state.hands[0]) == ["B5c", "Y2a"]
+
+
+def test_an_empty_handed_defender_still_gets_its_window_to_take_cards_back_and_bid():
+    state = table(hands={0: ["Y2a"], 1: []}, groups={1: [["R1a", "R2a", "R3a"]]})
+    assert types(play(state, CHALLENGE_1)) == ["opponent_challenged"]
+    assert state.phase == "defend" and RULESET.view(state, None)["awaiting"] == [1]
+    assert {"type": "return_group", "tier": 1} in RULESET.legal_commands(state, 1)
+    play(state, (1, {"type": "return_group", "tier": 1}), bid(1, "R3a"))
+    assert state.defender_bids == ["R3a"] and state.phase == "counter"
+
+
+def test_an_empty_handed_defender_that_keeps_its_kingdom_has_no_card_to_bid():
+    state = table(hands={0: ["Y2a"], 1: []}, groups={1: [["R1a", "R2a", "R3a"]]})
+    events = play(state, CHALLENGE_1, (1, KEEP))
+    assert first(events, "battle_won")["reason"] == "no_card_to_bid"
+    assert state.groups[1][0] == ["R1a", "R2a", "R3a"]
+
+
+def test_an_empty_handed_defender_with_no_change_left_loses_at_once():
+    state = table(hands={0: ["Y2a"], 1: []}, treasures={1: ["T1"]})
+    state.changes_left[1] = 0
+    events = play(state, CHALLENGE_1)
+    assert first(events, "battle_won")["reason"] == "no_card_to_bid"
+
+
+def test_when_the_defender_plays_the_first_card_incomplete_groups_return_to_both_hands():
+    state = table(
+        hands={0: ["Y9a"], 1: ["R7b"], 2: ["B2b"]},
+        groups={0: [["R1a", "Y2a"]], 1: [["R4a"], ["R7a", "R8a", "R9a"]], 2: [["B1a"]]},
+    )
+    play(state, CHALLENGE_1)
+    events = play(state, bid(1, "R7b"))
+    returned = [e.public for e in events if e.type == "incomplete_groups_returned"]
+    assert returned == [{"seat": 1, "cards": ["R4a"]}, {"seat": 0, "cards": ["R1a", "Y2a"]}]
+    assert state.groups[0] == [None, None, None] and state.hands[0] == ["R1a", "Y2a", "Y9a"]
+    assert state.groups[1] == [None, None, ["R7a", "R8a", "R9a"]]
+    assert state.groups[2][0] == ["B1a"]  # outside the battle nothing returns
+
+
+def test_a_challenger_counters_with_a_card_its_incomplete_group_returned():
+    state = table(hands={0: [], 1: ["R7b"]}, groups={0: [["Y2a"]]})
+    play(state, CHALLENGE_1)
+    events = play(state, bid(1, "R7b"))
+    assert "battle_won" not in types(events)
+    assert RULESET.legal_commands(state, 0) == [{"type": "bid", "card": "Y2a"}]
 
 
 def test_a_challenger_with_no_card_to_counter_loses_at_once():

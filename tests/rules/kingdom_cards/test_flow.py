@@ -34,28 +34,41 @@ class StackedDeck(random.Random):
 
 
 # ---- who acts -------------------------------------------------------------------------
-def test_the_challenger_and_every_seat_that_can_change_its_kingdom_may_act():
+def test_the_challenger_and_every_seat_with_a_window_to_change_its_kingdom_may_act():
     state = table(hands={0: ["R1b"], 1: ["B2b"], 2: ["T3"]})
-    assert RULESET.to_act(state) == {0, 2}
+    assert RULESET.to_act(state) == {0, 1, 2}
     assert RULESET.view(state, None)["awaiting"] == [0]
-    assert RULESET.legal_commands(state, 1) == []
     assert RULESET.legal_commands(state, 2) == [LAY_TREASURE, {"type": "keep_kingdom"}]
+
+
+def test_who_may_act_never_depends_on_a_hidden_hand():
+    # Seat 1 holds no group and no Treasure, seat 2 a Treasure: no one may tell them apart.
+    state = table(hands={0: ["R1b"], 1: ["B2b"], 2: ["T3"]})
+    assert RULESET.legal_commands(state, 1) == [
+        {"type": "lay_card", "card": "B2b"},
+        {"type": "keep_kingdom"},
+    ]
+    assert {1, 2} <= RULESET.to_act(state)
+    assert types(play(state, (1, {"type": "keep_kingdom"}))) == ["kingdom_kept"]
+    assert RULESET.to_act(state) == {0, 2}
 
 
 def test_keeping_the_kingdom_ends_a_seats_changes_for_the_turn():
     state = table(hands={0: ["R1b"], 1: ["R7b"], 2: ["T3"]})
     events = play(state, (2, {"type": "keep_kingdom"}))
     assert types(events) == ["kingdom_kept"]
-    assert RULESET.to_act(state) == {0}
+    assert RULESET.to_act(state) == {0, 1}
     assert refusal(state, 2, LAY_TREASURE) == "no_changes_left"
     play(state, (0, {"type": "challenge", "seat": 1}), (1, {"type": "bid", "card": "R7b"}))
     play(state, (0, {"type": "bid", "card": "R1b"}))
     assert 2 in RULESET.to_act(state)  # a new turn: changes are open again
 
 
-def test_keeping_a_kingdom_with_nothing_to_change_is_refused():
-    state = table(hands={0: ["R1b"], 1: ["R7b"], 2: ["Y1b"]})
-    assert refusal(state, 2, {"type": "keep_kingdom"}) == "nothing_to_change"
+def test_keeping_is_offered_whatever_the_hand_holds():
+    for hand in (["Y1b"], [], ["T1"], ["R1a", "R2a", "R3a"]):
+        state = table(hands={0: ["R1b"], 1: ["R7b"], 2: hand})
+        assert {"type": "keep_kingdom"} in RULESET.legal_commands(state, 2)
+        assert types(play(state, (2, {"type": "keep_kingdom"}))) == ["kingdom_kept"]
 
 
 def test_kingdom_changes_are_capped_per_seat_and_turn():
@@ -65,7 +78,7 @@ def test_kingdom_changes_are_capped_per_seat_and_turn():
     assert state.changes_left[2] == 0
     assert refusal(state, 2, LAY_TREASURE) == "no_changes_left"
     assert RULESET.legal_commands(state, 2) == []
-    assert RULESET.to_act(state) == {0}
+    assert RULESET.to_act(state) == {0, 1}
     play(state, (0, {"type": "challenge", "seat": 1}), (1, {"type": "bid", "card": "R7b"}))
     play(state, (0, {"type": "bid", "card": "R1b"}))
     assert state.changes_left == [KINGDOM_CHANGES_PER_TURN] * 3
@@ -193,10 +206,14 @@ def test_when_the_source_is_exhausted_every_player_has_one_last_turn():
     state = exhausted()
     assert state.phase == "last_round"
     assert RULESET.to_act(state) == {0, 1, 2}
-    assert RULESET.legal_commands(state, 2) == [{"type": "end_last_turn"}]
+    assert RULESET.legal_commands(state, 2) == [
+        {"type": "end_last_turn"},
+        {"type": "lay_card", "card": "R1b"},
+    ]
     assert RULESET.legal_commands(state, 0) == [
         {"type": "end_last_turn"},
         {"type": "lay_treasure", "card": "T1"},
+        {"type": "lay_card", "card": "R7a"},
     ]
     assert refusal(state, 0, {"type": "challenge", "seat": 1}) == "wrong_phase"
     assert refusal(state, 0, {"type": "keep_kingdom"}) == "wrong_phase"
@@ -343,6 +360,14 @@ def test_the_move_log_describes_every_event_in_words():
     assert "no longer counts" in RULESET.describe_event("card_bid", second, names)
     for kind in EVENT_TYPES:
         assert RULESET.describe_event(kind, {"seat": 0, **_sample(kind)}, names)
+
+
+def test_completing_a_kingdom_ends_the_game_and_leaves_the_win_to_the_final_result():
+    # A seat played on by a bot after its player resigned may complete a kingdom and still
+    # rank last: the service's result names the winner, so this line does not.
+    names = {0: "Ana", 1: "Bo"}
+    line = RULESET.describe_event("kingdom_completed", {"seats": [0, 1]}, names)
+    assert line == "Ana and Bo completed a kingdom, which ends the game."
 
 
 def _sample(kind):

@@ -189,3 +189,86 @@ def test_completion_plan_finds_a_complete_kingdom_from_hand_and_kingdom():
     returns, lays = completion_plan(hand[3:] + ["Y2c"], [["Y1a", "Y2a", "Y3a"], None, None])
     assert returns == [1]
     assert lays[0] == ["R1a", "Y2a", "B3a"]
+
+
+# ---- incomplete groups ------------------------------------------------------------------
+def test_a_single_card_taken_back_leaves_an_incomplete_group_without_bonus_or_flag():
+    state = table(groups={0: [PEOPLE]})
+    events = play(state, (0, {"type": "return_card", "card": "Y2a"}))
+    assert first(events, "card_returned") == {
+        "seat": 0,
+        "card": "Y2a",
+        "tier": 1,
+        "bonus_halves": 0,
+    }
+    assert state.groups[0][0] == ["R1a", "B3a"] and state.hands[0] == ["Y2a"]
+    kingdom = RULESET.view(state, 1)["kingdoms"][0]
+    assert (kingdom["bonus_halves"], kingdom["flag"]) == (0, None)
+
+
+def test_an_incomplete_group_does_not_set_the_flag():
+    state = table(hands={0: ["Y7a", "Y8a", "Y9a"]}, groups={0: [PEOPLE, ARMY]})
+    play(state, (0, {"type": "return_card", "card": "Y2a"}))
+    assert kingdom_flag(state.groups[0]) == "RYB"  # the army still flies it
+    play(state, (0, {"type": "return_card", "card": "Y5a"}))
+    assert kingdom_flag(state.groups[0]) is None and state.bonus(0) == 0
+    play(state, (0, {"type": "lay_group", "cards": ["Y7a", "Y8a", "Y9a"]}))
+    assert kingdom_flag(state.groups[0]) == "YYY"
+
+
+def test_a_card_taken_back_can_be_put_back_later():
+    state = table(groups={0: [PEOPLE]})
+    play(state, (0, {"type": "return_card", "card": "B3a"}))
+    assert {"type": "lay_card", "card": "B3a"} in RULESET.legal_commands(state, 0)
+    events = play(state, (0, {"type": "lay_card", "card": "B3a"}))
+    assert first(events, "card_laid") == {
+        "seat": 0,
+        "card": "B3a",
+        "tier": 1,
+        "flag": "RYB",
+        "bonus_halves": 1,
+    }
+    assert state.groups[0][0] == PEOPLE and state.hands[0] == []
+
+
+def test_the_card_that_completes_a_group_must_fit_the_flag():
+    state = table(hands={0: ["Y6a", "B6b"]}, groups={0: [PEOPLE, ["R4a", "Y5a"]]})
+    assert refusal(state, 0, {"type": "lay_card", "card": "Y6a"}) == "wrong_flag"
+    assert {"type": "lay_card", "card": "Y6a"} not in RULESET.legal_commands(state, 0)
+    play(state, (0, {"type": "lay_card", "card": "B6b"}))
+    assert state.bonus(0) == 3
+
+
+def test_a_tier_holds_one_card_of_each_value_and_no_group_beside_an_incomplete_one():
+    state = table(hands={0: ["Y1b", "R1b", "Y2b", "B3b"]}, groups={0: [["R1a"]]})
+    assert refusal(state, 0, {"type": "lay_card", "card": "Y1b"}) == "value_taken"
+    code = refusal(state, 0, {"type": "lay_group", "cards": ["R1b", "Y2b", "B3b"]})
+    assert code == "tier_taken"
+    assert refusal(state, 0, {"type": "lay_card", "card": "T1"}) == "card_not_in_hand"
+    assert refusal(state, 0, {"type": "return_card", "card": "R1b"}) == "card_not_in_kingdom"
+
+
+def test_returning_an_incomplete_group_takes_its_cards_back_without_losing_bonus():
+    state = table(groups={0: [["R1a", "Y2a"], ARMY]})
+    events = play(state, (0, {"type": "return_group", "tier": 1}))
+    assert first(events, "group_returned")["bonus_halves"] == 2
+    assert state.hands[0] == ["R1a", "Y2a"] and state.groups[0][0] is None
+
+
+def test_laying_the_last_card_of_the_third_group_wins_at_once():
+    state = table(hands={1: ["B9a"]}, groups={1: [PEOPLE, ARMY, ["R7a", "Y8a"]]})
+    events = play(state, (1, {"type": "lay_card", "card": "B9a"}))
+    assert types(events) == ["card_laid", "kingdom_completed", "game_ended"]
+    assert RULESET.outcome(state).winners == [1]
+
+
+def test_auto_complete_takes_incomplete_groups_back_to_lay_the_winning_kingdom():
+    # Seat 1 has no card to bid: seat 0 wins the centre's R9a beside its incomplete court.
+    reds = ["R1a", "R2a", "R3a", "R4a", "R5a", "R6a"]
+    state = table(hands={0: reds}, groups={0: [["R7a", "R8a"]]}, centre="R9a")
+    events = play(state, (0, {"type": "challenge", "seat": 1}))
+    assert first(events, "battle_won")["reason"] == "no_card_to_bid"
+    returned = first(events, "group_returned")
+    assert (returned["tier"], returned["cards"], returned["auto"]) == (3, ["R7a", "R8a"], True)
+    assert types(events)[-2:] == ["kingdom_completed", "game_ended"]
+    assert state.groups[0][2] == ["R7a", "R8a", "R9a"]

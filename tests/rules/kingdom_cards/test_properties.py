@@ -132,7 +132,10 @@ def candidate_commands(state, seat, rng):
             {"type": "bid", "card": card},
             {"type": "lay_treasure", "card": card},
             {"type": "return_treasure", "card": card},
+            {"type": "lay_card", "card": card},
+            {"type": "return_card", "card": card},
         ]
+    commands += [{"type": "return_card", "card": c} for g in state.groups[seat] if g for c in g]
     for _ in range(6):
         if len(hand) >= 3:
             commands.append({"type": "lay_group", "cards": rng.sample(hand, 3)})

@@ -7,7 +7,14 @@ import random
 from collections import Counter
 
 from games.rules.kingdoms.events import EVENT_TYPES
-from tests.rules.kingdoms.helpers import R, act, new_game, play_random_game, string_values
+from tests.rules.kingdoms.helpers import (
+    R,
+    act,
+    new_game,
+    play_random_game,
+    put,
+    string_values,
+)
 
 VIEW_KEYS = {
     "game",
@@ -32,6 +39,7 @@ VIEW_KEYS = {
     "lines",
     "previous_epoch_lines",
     "epoch_gains",
+    "line_values",
 }
 
 
@@ -161,3 +169,21 @@ def test_finished_view_carries_the_outcome():
     view = R.view(state, 0)
     assert view["finished"] and view["phase"] == "finished" and view["to_act"] == []
     assert view["outcome"] == R.outcome(state).as_json()
+
+
+def test_the_final_gold_line_gives_the_count_and_leaves_the_announcement_to_the_table():
+    names = {0: "Ana", 1: "Bo"}
+    data = {"ranking": [[1], [0]], "scores": [12, 30]}
+    assert R.describe_event("game_finished", data, names) == "Final gold: Bo 30, Ana 12."
+
+
+def test_the_view_gives_each_open_line_its_value_now():
+    """Row 2 holds seat 0's rank-2 castle, a +3 and a +2: it would pay seat 0 +10 now.
+    Each column holds the castle or a tile, never both, so it pays nobody yet."""
+    state, _ = new_game(2, seed=0)
+    put(state, {(1, 0): "castle:0:2", (1, 1): "+3a", (1, 2): "+2a"})
+    values = {(v["line"], v["index"]): v["gains"] for v in R.view(state, None)["line_values"]}
+    assert len(values) == 11
+    assert values[("row", 1)] == [10, 0]
+    assert values[("column", 0)] == [0, 0] and values[("column", 1)] == [0, 0]
+    assert values[("row", 0)] == [0, 0]

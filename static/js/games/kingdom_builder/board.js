@@ -5,8 +5,8 @@
 
 import { actionable, s } from "../../dom.js";
 import { targets } from "./commands.js";
-import { PAD, R, W, centre, cityHallGlyph, guardGlyph, hexPoints, nomadGlyph, settlementGlyph, shipGlyph, wagonGlyph, wallGlyph, warriorGlyph } from "./pieces.js";
-import { TERRAIN, TERRAIN_INITIAL, hexKey, nameOf, shortOf, where } from "./texts.js";
+import { AXIS, PAD, R, W, centre, cityHallGlyph, guardGlyph, hexPoints, nomadGlyph, settlementGlyph, shipGlyph, wagonGlyph, wallGlyph, warriorGlyph } from "./pieces.js";
+import { TERRAIN, TERRAIN_INITIAL, colLabel, hexKey, nameOf, shortOf, where } from "./texts.js";
 
 /** Everything standing on the board, by hex. */
 function occupants(view, ctx) {
@@ -42,12 +42,27 @@ function occupantGlyph(item, x, y, shapes) {
   }
 }
 
+/** Column letters above and below, row numbers left and right (the log's "F8"). */
+function axisLabels(rows, cols, width, height) {
+  const g = s("g", { class: "kb-axis", "aria-hidden": "true" });
+  for (let c = 0; c < cols; c++) {
+    g.append(s("text", { x: centre(0, c).x, y: PAD + AXIS - 3, "text-anchor": "middle", class: "axis-col" }, colLabel(c)));
+    g.append(s("text", { x: centre(rows - 1, c).x, y: height - PAD - 1, "text-anchor": "middle", class: "axis-col" }, colLabel(c)));
+  }
+  for (let r = 0; r < rows; r++) {
+    const { y } = centre(r, 0);
+    g.append(s("text", { x: PAD + AXIS - 2, y: y + 3, "text-anchor": "end", class: "axis-row" }, String(r + 1)));
+    g.append(s("text", { x: width - PAD - AXIS + 2, y: y + 3, "text-anchor": "start", class: "axis-row" }, String(r + 1)));
+  }
+  return g;
+}
+
 export function boardSvg(view, can, sel, ctx) {
   const grid = view.board.grid;
   const rows = grid.length;
   const cols = grid[0].length;
-  const width = PAD * 2 + W * cols + W / 2;
-  const height = PAD * 2 + R * 2 + (rows - 1) * 1.5 * R;
+  const width = (PAD + AXIS) * 2 + W * cols + W / 2;
+  const height = (PAD + AXIS) * 2 + R * 2 + (rows - 1) * 1.5 * R;
   const svg = s("svg", {
     class: "kb-board",
     viewBox: `0 0 ${width.toFixed(1)} ${height.toFixed(1)}`,
@@ -61,6 +76,7 @@ export function boardSvg(view, can, sel, ctx) {
   const marks = targets(can, sel, view, ctx.names);
   const pickedFrom = sel.from ? hexKey(sel.from) : null;
   const layer = [];
+  svg.append(axisLabels(rows, cols, width, height));
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const letter = grid[r][c];
@@ -115,6 +131,7 @@ export function boardSvg(view, can, sel, ctx) {
             ctx.rerender();
           }
         });
+        g.append(s("title", {}, mark.label));
         layer.push(g);
       } else {
         g.append(s("title", {}, label));

@@ -18,6 +18,7 @@ export function analyse(legal) {
     else if (c.type === "finish_action") can.finish = c;
     else if (c.type === "discard_tile") can.discards.push(c);
     else if (c.type === "end_turn") can.endTurn = true;
+    else if (c.type === "undo") can.undo = true; // take back this turn's last build or tile move
     else if (["play_terrain_card", "take_terrain_card", "choose_terrain", "draw_terrain_card", "swap_terrain_card"].includes(c.type)) can.choices.push(c);
     else can.other.push(c);
   }

@@ -95,38 +95,41 @@ function hintFor(view, can, sel, names) {
   return "";
 }
 
-export function panel(view, can, sel, ctx) {
+/** The turn's essentials in one bar that stays in view above the board: whose terrain
+ * card, settlements built, the prompt, and every action open now (tiles, choices, end). */
+export function turnBar(view, can, sel, ctx) {
   const you = view.you;
   const me = you !== null && you !== undefined ? view.players[you] : null;
-  const options = view.options || {};
-  const box = h("div", { class: "kb-controls" });
-  const terrain = view.terrain;
-  const info = h("div", { class: "kb-panel" });
-  if (view.turn) {
+  const bar = h("div", { class: ["kb-turn-bar", !ctx.over && view.turn && view.turn.seat === you && "is-yours"], id: "kb-turn-bar" });
+  const status = h("div", { class: "kb-turn-status" });
+  // Once the game is over (its last turn, or a resignation that ended it) no turn is shown.
+  if (view.finished || ctx.over) status.append(h("span", {}, "The game is over."));
+  else if (view.turn) {
     const active = view.turn.seat;
-    info.append(
-      h("span", {}, you === active ? "Your terrain card: " : `${ctx.names[active] || "The player"}'s terrain card: `),
+    status.append(
+      h("span", { class: "kb-card-label" }, you === active ? "Your card" : `${ctx.names[active] || "The player"}'s card`),
       view.turn.terrain ? terrainChip(view.turn.terrain) : h("em", {}, "not chosen yet"),
-      h("span", { class: "muted" }, `${view.turn.placed} of 3 settlements built`),
+      h("span", { class: "kb-built", id: "kb-built" }, `${view.turn.placed} of 3 built`),
     );
-    if (view.turn.outpost_armed) info.append(h("span", {}, "Outpost armed: your next build ignores the adjacency rule"));
+    if (view.turn.outpost_armed) status.append(h("span", {}, "Outpost armed: your next build ignores the adjacency rule"));
   }
-  info.append(h("span", { class: "muted" }, `Draw pile ${terrain.draw_pile} · discards ${terrain.discard_size}`));
-  if (terrain.face_up?.length) info.append(h("span", {}, "Face up: "), ...terrain.face_up.map((t) => terrainChip(t)));
-  if (view.hand && view.hand.length) info.append(h("span", {}, "Your hand: "), ...view.hand.map((t) => terrainChip(t)));
-  if (terrain.removed?.length) info.append(h("span", { class: "muted" }, `Removed: ${terrain.removed.map(terrainName).join(", ")}`));
-  if (options.nomads) info.append(h("span", { class: "walls-left" }, `Stone walls left: ${view.board.walls_left}`));
-  box.append(info);
+  const hint = hintFor(view, can, sel, ctx.names);
+  if (hint) status.append(h("span", { class: "hint", id: "kb-hint" }, hint));
+  bar.append(status);
 
   if (can.choices.length) {
     const label = view.hand?.length > 1 ? "Choose the terrain card for this turn" : "Terrain for this turn";
-    box.append(h("div", { class: "actions", role: "group", "aria-label": label }, can.choices.map((c, i) => button({ class: "primary", "data-focus-key": `choice-${i}`, onclick: () => ctx.send(c) }, choiceLabel(c)))));
+    bar.append(h("div", { class: "actions", role: "group", "aria-label": label }, can.choices.map((c, i) => button({ class: "primary", "data-focus-key": `choice-${i}`, onclick: () => ctx.send(c) }, choiceLabel(c)))));
   }
-  if (me) box.append(tileRow(me, can, sel, ctx));
+  if (me?.tiles?.length) bar.append(tileRow(me, can, sel, ctx));
   const nomads = nomadRow(me, can, ctx);
-  if (nomads) box.append(nomads);
-  if (me && options.crossroads) box.append(h("p", { class: "kb-pieces muted" }, piecesLine(me)));
+  if (nomads) bar.append(nomads);
+  const extra = turnActions(view, can, sel, ctx);
+  if (extra.length) bar.append(h("div", { class: "actions kb-turn-actions" }, extra));
+  return bar;
+}
 
+function turnActions(view, can, sel, ctx) {
   const extra = [];
   const action = view.turn?.action;
   if (can.finish) {
@@ -135,11 +138,26 @@ export function panel(view, can, sel, ctx) {
   }
   for (const [i, c] of can.other.entries()) extra.push(button({ "data-focus-key": `other-${i}`, onclick: () => ctx.send(c) }, choiceLabel(c)));
   if (can.endTurn) extra.push(button({ id: "end-turn", "data-focus-key": "end-turn", onclick: () => { ctx.state.kb = {}; ctx.send({ type: "end_turn" }); } }, "End turn"));
+  if (can.undo) extra.push(button({ id: "undo", "data-focus-key": "undo", title: "Take back your last build or tile move of this turn", onclick: () => { ctx.state.kb = {}; ctx.send({ type: "undo" }); } }, "Undo"));
   if (sel.tile || sel.from) extra.push(button({ "data-focus-key": "cancel", onclick: () => { ctx.state.kb = {}; ctx.rerender(); } }, sel.tile ? "Cancel tile" : "Cancel"));
-  if (extra.length) box.append(h("div", { class: "actions" }, extra));
+  return extra;
+}
 
-  const hint = hintFor(view, can, sel, ctx.names);
-  if (hint) box.append(h("p", { class: "hint", id: "kb-hint" }, hint));
+/** Everything else, below the board: the decks, your hand, the cards and tasks in play. */
+export function panel(view, can, sel, ctx) {
+  const you = view.you;
+  const me = you !== null && you !== undefined ? view.players[you] : null;
+  const options = view.options || {};
+  const box = h("div", { class: "kb-controls" });
+  const terrain = view.terrain;
+  const info = h("div", { class: "kb-panel" });
+  info.append(h("span", { class: "muted" }, `Draw pile ${terrain.draw_pile} · discards ${terrain.discard_size}`));
+  if (terrain.face_up?.length) info.append(h("span", {}, "Face up: "), ...terrain.face_up.map((t) => terrainChip(t)));
+  if (view.hand && view.hand.length) info.append(h("span", {}, "Your hand: "), ...view.hand.map((t) => terrainChip(t)));
+  if (terrain.removed?.length) info.append(h("span", { class: "muted" }, `Removed: ${terrain.removed.map(terrainName).join(", ")}`));
+  if (options.nomads) info.append(h("span", { class: "walls-left" }, `Stone walls left: ${view.board.walls_left}`));
+  box.append(info);
+  if (me && options.crossroads) box.append(h("p", { class: "kb-pieces muted" }, piecesLine(me)));
 
   box.append(h("div", { class: "kb-cards", "aria-label": "Kingdom Builder cards in play" }, (view.cards || []).map((card) => h("div", { class: "kb-card", dataset: { card } }, h("strong", {}, nameOf(card)), h("br"), CARD_TEXT[card] || ""))));
   const tasks = view.board.tasks || [];
@@ -176,6 +194,7 @@ export function seatSummary(view, seat) {
     tiles.length ? h("span", {}, `tiles: ${tiles.join(", ")}`) : null,
     nomads.length ? h("span", {}, `nomad tiles: ${nomads.join(", ")}`) : null,
     crossroads ? h("span", { class: "seat-pieces" }, `warriors ${(p.warriors || []).length}/${(p.warriors || []).length + (p.warriors_left ?? 0)}${p.wagon ? " · wagon out" : ""}${p.ship ? " · ship out" : ""}${p.city_hall ? " · city hall" : ""}`) : null,
-    view.you !== seat && p.hand_size ? h("span", { class: "muted" }, `${p.hand_size} hidden card${p.hand_size > 1 ? "s" : ""}`) : null,
+    // Once the game is over the cards are listed with the result, not hidden.
+    view.you !== seat && p.hand_size && !view.revealed?.[seat] ? h("span", { class: "muted" }, `${p.hand_size} hidden card${p.hand_size > 1 ? "s" : ""}`) : null,
   );
 }

@@ -9,9 +9,10 @@ import { TERRAIN_BY_KEY, shortOf } from "./texts.js";
 export const R = 14; // hex radius
 export const W = Math.sqrt(3) * R;
 export const PAD = 4;
+export const AXIS = 11; // the margin that holds the row and column labels
 
 export function centre(row, col) {
-  return { x: PAD + W / 2 + col * W + (row % 2 ? W / 2 : 0), y: PAD + R + row * 1.5 * R };
+  return { x: PAD + AXIS + W / 2 + col * W + (row % 2 ? W / 2 : 0), y: PAD + AXIS + R + row * 1.5 * R };
 }
 
 export function hexPoints(cx, cy, r = R) {

@@ -87,7 +87,9 @@ export const cap = (word) => (word ? word[0].toUpperCase() + word.slice(1) : "")
 export const terrainName = (key) => TERRAIN_BY_KEY[key]?.name || (key ? key.replaceAll("_", " ") : "—");
 export const hexKey = (hex) => `${hex[0]},${hex[1]}`;
 export const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-export const where = (hex) => `row ${hex[0] + 1}, column ${hex[1] + 1}`;
+// The board's labels: columns A–T, rows 1–20; the move log speaks the same ("F8").
+export const colLabel = (col) => String.fromCharCode(65 + col);
+export const where = (hex) => `${colLabel(hex[1])}${hex[0] + 1}`;
 
 /** The printed name of a location tile, nomad tile, card or task. */
 export function nameOf(key) {

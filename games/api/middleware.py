@@ -1,0 +1,83 @@
+"""The API's outer guard: hostile input is refused before any view parses it, and
+whatever still goes wrong under /api/ answers JSON ``{"code", "message"}``.
+
+Before the view: a body over ``API_MAX_BODY_BYTES`` is a 413 (not read further); a JSON
+body nested deeper than ``API_MAX_JSON_DEPTH`` (json's recursion would raise), or holding
+a NUL (PostgreSQL refuses it in text) or a lone surrogate (no encoding can store it), is a
+400; so is a NUL in the path or the query. After: an uncaught exception is a logged JSON
+500 with no traceback text, and an HTML 404 (the debug page) becomes JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+
+from games import json_input
+from games.api.errors import is_api, json_error, server_error_json
+
+log = logging.getLogger(__name__)
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+DEFAULT_MAX_BODY_BYTES = 64 * 1024
+
+
+class ApiGuardMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not is_api(request):
+            return self.get_response(request)
+        refusal = refuse(request)
+        if refusal is not None:
+            return refusal
+        response = self.get_response(request)
+        if response.status_code == 404 and response.get("Content-Type", "").startswith("text/"):
+            return json_error("not_found", "Not found.", 404)
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not is_api(request):
+            return None
+        log.error("uncaught exception under %s", request.path, exc_info=exception)
+        return server_error_json()
+
+
+def refuse(request: HttpRequest) -> HttpResponse | None:
+    """The 4xx answer for hostile input, or None to let the view see the request."""
+    if "\x00" in request.path or any(
+        "\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()
+    ):
+        return json_error("bad_text", "Text may not contain NUL characters.", 400)
+    if request.method not in BODY_METHODS:
+        return None
+    limit = getattr(settings, "API_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)
+    too_large = json_error("too_large", f"A request body holds at most {limit} bytes.", 413)
+    try:
+        if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
+            return too_large
+    except ValueError:
+        return json_error("bad_request", "Content-Length is not a number.", 400)
+    body = request.body
+    if len(body) > limit:
+        return too_large
+    if not body or "json" not in request.content_type:
+        return None
+    return _refuse_json(body)
+
+
+def _refuse_json(body: bytes) -> HttpResponse | None:
+    try:
+        document = json.loads(body)
+    except RecursionError:
+        document = json_input.TOO_DEEP
+    except ValueError:
+        return None  # malformed: the view's parser answers its own 400
+    problem = json_input.problem(document)
+    if problem is None:
+        return None
+    return json_error(problem.code, problem.message, 400)

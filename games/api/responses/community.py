@@ -1,0 +1,107 @@
+"""Chat and moderation answers."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import inline_serializer
+from rest_framework import serializers
+
+from games.models import ModerationRecord, Report
+
+
+# ---- chat -----------------------------------------------------------------------------
+class ChatMessageSerializer(serializers.Serializer):
+    """A chat line; a hidden one keeps only ``id`` and ``hidden`` (clients drop it)."""
+
+    id = serializers.IntegerField()
+    hidden = serializers.BooleanField()
+    author = serializers.CharField(required=False)
+    body = serializers.CharField(required=False)
+    created_at = serializers.DateTimeField(required=False)
+
+
+CHAT_HISTORY = inline_serializer("ChatHistory", {"messages": ChatMessageSerializer(many=True)})
+REPORT_FILED = inline_serializer(
+    "ReportFiled",
+    {
+        "report": serializers.IntegerField(),
+        "status": serializers.ChoiceField(choices=Report.Status.choices),
+    },
+)
+MESSAGE_HIDDEN = inline_serializer(
+    "MessageHidden", {"id": serializers.IntegerField(), "hidden": serializers.BooleanField()}
+)
+
+
+# ---- moderation -----------------------------------------------------------------------
+MUTED = inline_serializer(
+    "Muted",
+    {
+        "username": serializers.CharField(),
+        "muted_until": serializers.DateTimeField(allow_null=True),
+    },
+)
+UNMUTED = inline_serializer(
+    "Unmuted",
+    {
+        "username": serializers.CharField(),
+        "lifted": serializers.IntegerField(help_text="how many mutes were lifted"),
+    },
+)
+BANNED = inline_serializer(
+    "Banned",
+    {
+        "username": serializers.CharField(),
+        "active": serializers.BooleanField(),
+        "tables_left": serializers.IntegerField(),
+    },
+)
+UNBANNED = inline_serializer(
+    "Unbanned", {"username": serializers.CharField(), "active": serializers.BooleanField()}
+)
+REPORT_CLOSED = inline_serializer(
+    "ReportClosed",
+    {
+        "id": serializers.IntegerField(),
+        "status": serializers.ChoiceField(choices=Report.Status.choices),
+    },
+)
+
+
+class ReportedMessageSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    author = serializers.CharField()
+    body = serializers.CharField()
+    hidden = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+class ModerationReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Report.Status.choices)
+    reason = serializers.CharField(allow_blank=True)
+    reporter = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    message = ReportedMessageSerializer()
+    game = serializers.UUIDField()
+    audit_url = serializers.CharField()
+    handled_by = serializers.CharField(allow_null=True)
+    note = serializers.CharField(allow_blank=True)
+
+
+REPORTS = inline_serializer("ModerationQueue", {"reports": ModerationReportSerializer(many=True)})
+
+
+class ModerationRecordSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    action = serializers.ChoiceField(choices=ModerationRecord.Action.choices)
+    moderator = serializers.CharField()
+    reason = serializers.CharField(allow_blank=True)
+    target = serializers.CharField(allow_null=True)
+    game = serializers.UUIDField(allow_null=True)
+    message = serializers.IntegerField(allow_null=True)
+    report = serializers.IntegerField(allow_null=True)
+    event_seq = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+RECORDS = inline_serializer("ModerationRecords", {"records": ModerationRecordSerializer(many=True)})

@@ -1,0 +1,211 @@
+"""Rulesets, time controls, tables, their events, views and audits."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import inline_serializer
+from rest_framework import serializers
+
+from games.api.responses.errors import errors  # noqa: F401
+from games.models import Game, ModerationRecord
+
+
+# ---- rulesets and clocks -------------------------------------------------------------
+class PickItemSerializer(serializers.Serializer):
+    value = serializers.CharField()
+    label = serializers.CharField()
+    needs = serializers.CharField(
+        allow_null=True, help_text="the bool option that must be on for this item"
+    )
+
+
+class PickSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    items = PickItemSerializer(many=True)
+    default_label = serializers.CharField(
+        allow_null=True, help_text="what picking none gives (the option's default)"
+    )
+
+
+class OptionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    default = serializers.JSONField(help_text="any JSON value")
+    description = serializers.CharField()
+    choices = serializers.ListField(child=serializers.JSONField(), allow_null=True)
+    type = serializers.CharField(help_text="the Python type name of the default")
+    # For forms (optional to read; checking ignores them).
+    label = serializers.CharField(help_text="the option's name for players")
+    labels = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="one per choice"
+    )
+    applies_when = serializers.DictField(
+        child=serializers.JSONField(),
+        allow_null=True,
+        help_text="{option: value}: the option matters only when these options have these values",
+    )
+    pick = PickSerializer(allow_null=True, help_text="a list option: exactly count of items")
+    control = serializers.CharField(
+        allow_null=True, help_text='a special control, e.g. "board_sections"'
+    )
+
+
+class RulesetSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    version = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    options = OptionSerializer(many=True)
+
+
+class BoardSectionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    label = serializers.CharField()
+    expansion = serializers.CharField(help_text="base, nomads or crossroads")
+    rows = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="10 rows of 10 terrain letters, upright (GCDFTWM; S castle, L location, "
+        "N nomad space); odd rows sit half a hex to the right",
+    )
+
+
+class TimeControlKindSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    fields = serializers.DictField(
+        child=serializers.DictField(child=serializers.FloatField()),
+        help_text='each field\'s {"min", "max", "default"}',
+    )
+
+
+class TimeControlsSerializer(serializers.Serializer):
+    default = serializers.DictField()
+    kinds = TimeControlKindSerializer(many=True)
+
+
+# ---- tables ---------------------------------------------------------------------------
+class TableSeatSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="rules seat (set at start)")
+    name = serializers.CharField()
+    user = serializers.CharField(allow_null=True)
+    bot = serializers.CharField(allow_null=True, help_text="bot level, null for a person")
+    resigned = serializers.BooleanField()
+    expelled = serializers.BooleanField()
+    kicked = serializers.BooleanField()
+    rating = serializers.IntegerField(allow_null=True)
+
+
+class TableSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    ruleset = serializers.CharField()
+    ruleset_name = serializers.CharField()
+    ruleset_version = serializers.CharField()
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    seats_wanted = serializers.IntegerField()
+    seats = TableSeatSerializer(many=True)
+    host = serializers.CharField(allow_null=True)
+    head_seq = serializers.IntegerField()
+    seed_commitment = serializers.CharField(allow_blank=True)
+    seed = serializers.CharField(allow_null=True, help_text="revealed once the game is over")
+    created_at = serializers.DateTimeField()
+    outcome = serializers.DictField(allow_null=True)
+    time_control = serializers.DictField()
+    seat_range = serializers.ListField(child=serializers.IntegerField())
+    bot_think_seconds = serializers.FloatField()
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    place = serializers.IntegerField()
+    before = serializers.IntegerField()
+    after = serializers.IntegerField()
+    delta = serializers.FloatField()
+
+
+class TableDetailSerializer(TableSummarySerializer):
+    your_seat = serializers.IntegerField(allow_null=True)
+    view_seq = serializers.IntegerField()
+    view = serializers.DictField(allow_null=True, help_text="the ruleset's view for your seat")
+    server_time_ms = serializers.IntegerField()
+    rating_changes = RatingChangeSerializer(many=True)
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    data = serializers.DictField(help_text="public part merged with your seat's private part")
+    actor = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    text = serializers.CharField(help_text="the move log line")
+
+
+class SubmittedSerializer(serializers.Serializer):
+    head_seq = serializers.IntegerField()
+    replayed = serializers.BooleanField()
+    events = EventSerializer(many=True)
+
+
+class EventsSerializer(serializers.Serializer):
+    head_seq = serializers.IntegerField()
+    events = EventSerializer(many=True)
+
+
+class LegalSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    commands = serializers.ListField(child=serializers.DictField())
+
+
+class ViewSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    state = serializers.DictField(allow_null=True)
+
+
+class AuditSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    events = serializers.IntegerField()
+    head_seq = serializers.IntegerField()
+    head_hash = serializers.CharField(allow_null=True)
+    chain_intact = serializers.BooleanField()
+    broken_at = serializers.IntegerField(allow_null=True)
+    seed_commitment = serializers.CharField(allow_blank=True)
+    seed = serializers.CharField(allow_null=True)
+
+
+class VerdictSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    passed = serializers.BooleanField()
+    chain_intact = serializers.BooleanField()
+    fields_match = serializers.BooleanField()
+    replay_matches = serializers.BooleanField()
+    final_state_matches = serializers.BooleanField(allow_null=True)
+    reexecution_matches = serializers.BooleanField(allow_null=True)
+    problems = serializers.ListField(child=serializers.CharField())
+
+
+class AuditModerationSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=ModerationRecord.Action.choices)
+    action_text = serializers.CharField()
+    moderator = serializers.CharField()
+    reason = serializers.CharField(allow_blank=True)
+    event_seq = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class AuditReportSerializer(AuditSummarySerializer):
+    ruleset = serializers.CharField()
+    ruleset_name = serializers.CharField()
+    ruleset_version = serializers.CharField()
+    options = serializers.DictField()
+    time_control = serializers.DictField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    outcome = serializers.DictField(allow_null=True)
+    seats = TableSeatSerializer(many=True)
+    verdict = VerdictSerializer(allow_null=True)
+    timeline = EventSerializer(many=True)
+    moderation = AuditModerationSerializer(many=True)
+
+
+DISCONNECTED = inline_serializer("Disconnected", {"closed": serializers.BooleanField()})

@@ -1,0 +1,64 @@
+"""DRF's serializers with fields that hold a JSON body to the types the schema names.
+
+DRF reads ``{"seats": "3"}`` as 3 and ``{"reason": 0}`` as "0"; the OpenAPI schema says
+integer and string, so a JSON body must carry exactly those (schemathesis's
+negative_data_rejection check holds the API to it). A form body is all strings, so it is
+read as DRF reads it. ``games.api.serializers`` imports this module as ``serializers``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from rest_framework.serializers import *  # noqa: F403  (the rest of DRF's serializers, as is)
+from rest_framework.serializers import BooleanField as _BooleanField
+from rest_framework.serializers import CharField as _CharField
+from rest_framework.serializers import Field
+from rest_framework.serializers import FloatField as _FloatField
+from rest_framework.serializers import IntegerField as _IntegerField
+from rest_framework.serializers import RegexField as _RegexField
+from rest_framework.serializers import UUIDField as _UUIDField
+
+
+def _json_type_checked(field: Field, data: Any, json_types: tuple[type, ...]) -> None:
+    if isinstance(getattr(field.root, "initial_data", None), QueryDict):
+        return  # a form: every value is a string
+    if isinstance(data, bool) and bool not in json_types or not isinstance(data, json_types):
+        field.fail("invalid")
+
+
+class CharField(_CharField):
+    def to_internal_value(self, data: Any) -> str:
+        _json_type_checked(self, data, (str,))
+        return super().to_internal_value(data)
+
+
+class RegexField(_RegexField):
+    def to_internal_value(self, data: Any) -> str:
+        _json_type_checked(self, data, (str,))
+        return super().to_internal_value(data)
+
+
+class IntegerField(_IntegerField):
+    def to_internal_value(self, data: Any) -> int:
+        _json_type_checked(self, data, (int,))
+        return super().to_internal_value(data)
+
+
+class FloatField(_FloatField):
+    def to_internal_value(self, data: Any) -> float:
+        _json_type_checked(self, data, (int, float))
+        return super().to_internal_value(data)
+
+
+class BooleanField(_BooleanField):
+    def to_internal_value(self, data: Any) -> bool:
+        _json_type_checked(self, data, (bool,))
+        return super().to_internal_value(data)
+
+
+class UUIDField(_UUIDField):
+    def to_internal_value(self, data: Any) -> Any:
+        _json_type_checked(self, data, (str,))
+        return super().to_internal_value(data)

@@ -1,0 +1,236 @@
+"""The clients of ``bench live``: every seat a real account with its own WebSocket, acting
+the way a player does, in one asyncio process.
+
+A player acts when its own socket says it may (``legal`` non-empty, ``status`` active) and
+its socket has seen the table's newest head; it POSTs a random legal command (seeded RNG)
+with ``expected_seq`` and a fresh ``command_id``. The move is done when the mover's own
+socket shows the head the POST answered with. Like boardgame.io's anchor, a table has at
+most one move in flight, so a 409 (stale ``expected_seq``) means the service broke pacing
+it was given, not a race the bench made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import websockets
+
+# A move whose own socket has not shown the new head by then counts as an error.
+MOVE_TIMEOUT = 10.0
+ENDED = ("finished", "aborted")
+
+
+@dataclass
+class Player:
+    seat_name: str
+    token: str
+    server: str  # http://127.0.0.1:PORT
+    head: int = -1
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    status: str = ""
+    # (head, perf_counter) of every socket update since the current move began.
+    arrivals: list[tuple[int, float]] = field(default_factory=list)
+    closed: bool = False
+    ws: Any = None
+    reader: asyncio.Task | None = None
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Token {self.token}"}
+
+
+@dataclass
+class Table:
+    """One game in play: its id and its two players (each on its own server)."""
+
+    game_id: str
+    players: list[Player]
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def head(self) -> int:
+        return max(p.head for p in self.players)
+
+    def mover(self) -> Player | None:
+        for player in self.players:
+            if player.head == self.head and player.status == "active" and player.legal:
+                return player
+        return None
+
+    def over(self) -> bool:
+        return all(p.head == self.head and p.status in ENDED for p in self.players)
+
+    def broken(self) -> bool:
+        return any(p.closed for p in self.players)
+
+
+@dataclass
+class Tally:
+    """What the measured phase saw."""
+
+    move_seconds: list[float] = field(default_factory=list)
+    http_seconds: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)
+    games_finished: int = 0
+    error_samples: list[str] = field(default_factory=list)
+
+    def error(self, kind: str, sample: str) -> None:
+        self.errors[kind] += 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(f"{kind}: {sample[:300]}")
+
+
+class Clients:
+    """One keep-alive HTTP session per server, shared by that server's players."""
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, aiohttp.ClientSession] = {}
+
+    def session(self, server: str) -> aiohttp.ClientSession:
+        if server not in self.sessions:
+            connector = aiohttp.TCPConnector(limit=0, force_close=False)
+            timeout = aiohttp.ClientTimeout(total=MOVE_TIMEOUT)
+            self.sessions[server] = aiohttp.ClientSession(
+                server, connector=connector, timeout=timeout
+            )
+        return self.sessions[server]
+
+    async def close(self) -> None:
+        for session in self.sessions.values():
+            await session.close()
+
+
+async def connect(clients: Clients, table: Table) -> None:
+    """Each player asks its server for a one-time ticket and opens its game socket."""
+    for player in table.players:
+        async with clients.session(player.server).post(
+            "/api/auth/ws-ticket/", headers=player.auth
+        ) as response:
+            if response.status not in (200, 201):
+                raise RuntimeError(f"ws-ticket: HTTP {response.status} {await response.text()}")
+            ticket = (await response.json())["ticket"]
+        url = f"ws://{player.server.removeprefix('http://')}/ws/games/{table.game_id}/"
+        player.ws = await websockets.connect(f"{url}?ticket={ticket}", max_size=None)
+        player.reader = asyncio.create_task(_read(player, table))
+
+
+async def _read(player: Player, table: Table) -> None:
+    try:
+        async for frame in player.ws:
+            news = json.loads(frame)
+            if news.get("type") != "events":
+                continue
+            player.head = news["head"]
+            player.legal = news.get("legal") or []
+            player.status = news.get("status", "")
+            player.arrivals.append((player.head, time.perf_counter()))
+            table.changed.set()
+    except websockets.ConnectionClosed:
+        pass
+    finally:
+        player.closed = True
+        table.changed.set()
+
+
+async def disconnect(table: Table) -> None:
+    for player in table.players:
+        if player.ws is not None:
+            await player.ws.close()
+        if player.reader is not None:
+            await asyncio.gather(player.reader, return_exceptions=True)
+
+
+async def _wait(table: Table, ready: Any, until: float) -> bool:
+    """Wait until ``ready()`` holds or ``until`` (perf_counter) passes."""
+    while not ready():
+        left = until - time.perf_counter()
+        if left <= 0:
+            return False
+        table.changed.clear()
+        if ready():
+            return True
+        try:
+            await asyncio.wait_for(table.changed.wait(), left)
+        except TimeoutError:
+            return ready()
+    return True
+
+
+async def play_table(
+    clients: Clients,
+    table: Table,
+    rng: random.Random,
+    budget: int,
+    deadline: float,
+    tally: Tally | None,
+) -> int:
+    """Play ``table`` until its game ends, ``budget`` moves are made or ``deadline``
+    (perf_counter) passes; the moves made. ``tally`` None: a warm-up, nothing counted."""
+    moves = 0
+    while moves < budget and time.perf_counter() < deadline:
+        wait_until = time.perf_counter() + MOVE_TIMEOUT
+        ready = lambda: table.mover() or table.over() or table.broken()  # noqa: E731
+        if not await _wait(table, ready, wait_until):
+            if tally is not None:
+                tally.error("stalled", f"game {table.game_id} at head {table.head}")
+            return moves
+        if table.over():
+            if tally is not None:
+                tally.games_finished += 1
+            return moves
+        player = table.mover()
+        if player is None:
+            if tally is not None:
+                tally.error("socket_closed", f"game {table.game_id} at head {table.head}")
+            return moves
+        if await _move(clients, table, player, rng, tally):
+            moves += 1
+    return moves
+
+
+async def _move(
+    clients: Clients, table: Table, player: Player, rng: random.Random, tally: Tally | None
+) -> bool:
+    expected = player.head
+    body = {
+        "command": rng.choice(player.legal),
+        "command_id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+        "expected_seq": expected,
+    }
+    player.arrivals.clear()
+    started = time.perf_counter()
+    try:
+        async with clients.session(player.server).post(
+            f"/api/tables/{table.game_id}/commands/", json=body, headers=player.auth
+        ) as response:
+            status, text = response.status, await response.text()
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        if tally is not None:
+            tally.error("http_" + type(exc).__name__, str(exc))
+        return False
+    http_seconds = time.perf_counter() - started
+    if status not in (200, 201):
+        if tally is not None:
+            tally.error(str(status), text)
+        # Let the sockets say what changed before this table tries again.
+        await _wait(table, lambda: table.head != expected, time.perf_counter() + 1.0)
+        return False
+    new_head = json.loads(text)["head_seq"]
+    shown = await _wait(table, lambda: player.head >= new_head, started + MOVE_TIMEOUT)
+    if not shown:
+        if tally is not None:
+            tally.error("socket_timeout", f"game {table.game_id}: head {new_head} not shown")
+        return False
+    if tally is not None:
+        arrived = next(t for head, t in player.arrivals if head >= new_head)
+        tally.move_seconds.append(arrived - started)
+        tally.http_seconds.append(http_seconds)
+    return True

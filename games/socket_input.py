@@ -1,0 +1,44 @@
+"""The WebSocket consumers' JSON decoding: hostile text (not JSON, nested too deep, NUL
+or lone surrogates, too long) gets an ``error`` message back instead of crashing the
+consumer, and the socket stays open for the next message."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import json_input
+
+# Longest message a client sends (a chat line is at most 500 characters).
+MAX_MESSAGE_CHARS = 8 * 1024
+
+
+class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if text_data is None:
+            await self._refuse("bad_frame", "Send JSON text frames.")
+            return
+        if len(text_data) > MAX_MESSAGE_CHARS:
+            await self._refuse(
+                "bad_frame", f"A message holds at most {MAX_MESSAGE_CHARS} characters."
+            )
+            return
+        try:
+            content = json.loads(text_data)
+        except RecursionError:
+            content = json_input.TOO_DEEP
+        except ValueError:
+            await self._refuse("bad_frame", "That message is not JSON.")
+            return
+        problem = json_input.problem(content)
+        if problem is not None:
+            await self._refuse(problem.code, problem.message)
+            return
+        await self.receive_json(content, **kwargs)
+
+    async def _refuse(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})

@@ -1,0 +1,148 @@
+"""Structured logs and the request id that ties one command's log lines together.
+
+Every log line (Django's, Celery's, ours) goes through structlog's ProcessorFormatter:
+JSON in production (LOG_FORMAT=json, the default with DEBUG off), readable text in the
+embedded mode. The request id is bound in structlog's context variables:
+
+- HTTP: ``RequestIdMiddleware`` takes ``X-Request-ID`` (or makes one), binds it, echoes
+  it in the response header and writes one access line per request;
+- Celery: ``before_task_publish`` copies the bound id into the task's message headers and
+  ``task_prerun`` binds it again in the worker, so a move's log lines and its bot turns'
+  log lines (and the bot turns those schedule in turn) share one id.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import structlog
+from django.http import HttpRequest, HttpResponse
+
+REQUEST_ID_HEADER = "X-Request-ID"
+# A caller's id is kept only when it looks like an id (no log injection, bounded size).
+_VALID_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+access_log = logging.getLogger("kingdom.access")
+
+_SHARED = [
+    structlog.contextvars.merge_contextvars,
+    structlog.stdlib.add_log_level,
+    structlog.stdlib.add_logger_name,
+    # A stdlib call's ``extra={...}`` fields become fields of the line.
+    structlog.stdlib.ExtraAdder(),
+    structlog.processors.TimeStamper(fmt="iso", utc=True),
+]
+
+
+def logging_config(fmt: str, level: str, app_level: str) -> dict[str, Any]:
+    """Django's LOGGING: one stderr handler, JSON (``fmt`` "json") or console text."""
+    renderer = (
+        structlog.processors.JSONRenderer()
+        if fmt == "json"
+        else structlog.dev.ConsoleRenderer(colors=False)
+    )
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "structured": {
+                "()": structlog.stdlib.ProcessorFormatter,
+                "processors": [
+                    structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                    structlog.processors.format_exc_info,
+                    renderer,
+                ],
+                "foreign_pre_chain": _SHARED,
+            }
+        },
+        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
+        "root": {"handlers": ["console"], "level": level},
+        # Our own lines (access, commands) and Celery's task lines at INFO by default;
+        # the rest of the world at LOG_LEVEL.
+        "loggers": {
+            "kingdom": {"level": app_level},
+            "celery": {"level": app_level},
+        },
+    }
+
+
+def configure_structlog() -> None:
+    """structlog's own loggers render through the stdlib handler above."""
+    structlog.configure(
+        processors=[*_SHARED, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+
+
+def current_request_id() -> str | None:
+    return structlog.contextvars.get_contextvars().get("request_id")
+
+
+def request_id_from(value: str | None) -> str:
+    return value if value and _VALID_ID.match(value) else uuid.uuid4().hex
+
+
+class RequestIdMiddleware:
+    """Binds the request id for the request's log lines, echoes it, logs one access line.
+
+    Health probes and /metrics never get here (``ops.health.OpsMiddleware`` answers them
+    first), so they make no access-log noise."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request_id = request_id_from(request.headers.get(REQUEST_ID_HEADER))
+        request.request_id = request_id
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(request_id=request_id)
+        started = time.perf_counter()
+        try:
+            response = self.get_response(request)
+            response[REQUEST_ID_HEADER] = request_id
+            access_log.info(
+                "request",
+                extra={
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "ms": round((time.perf_counter() - started) * 1000, 1),
+                },
+            )
+            return response
+        finally:
+            structlog.contextvars.clear_contextvars()
+
+
+# --- Celery: the request id crosses the broker in the message headers ------------------
+
+TASK_HEADER = "kingdom_request_id"
+
+
+def stamp_task_headers(headers: dict[str, Any] | None = None, **_: Any) -> None:
+    """before_task_publish: the publishing context's request id goes with the task."""
+    request_id = current_request_id()
+    if headers is not None and request_id:
+        headers.setdefault(TASK_HEADER, request_id)
+
+
+def bind_task_context(task: Any = None, task_id: str | None = None, **_: Any) -> None:
+    """task_prerun: the worker's log lines for this task carry the request id."""
+    structlog.contextvars.clear_contextvars()
+    request = getattr(task, "request", None)
+    request_id = getattr(request, TASK_HEADER, None) or (
+        (getattr(request, "headers", None) or {}).get(TASK_HEADER)
+    )
+    structlog.contextvars.bind_contextvars(
+        request_id=request_id or task_id, task=getattr(task, "name", None), task_id=task_id
+    )
+
+
+def clear_task_context(**_: Any) -> None:
+    structlog.contextvars.clear_contextvars()

@@ -1,0 +1,8 @@
+"""A pytest plugin (``-p kingdom.ops.pytest_env`` in pyproject's addopts), loaded before
+pytest-django imports the settings: with DATABASE_URL set (CI's PostgreSQL) DEBUG is off,
+and the settings then refuse the development SECRET_KEY. The suite gets a long test-only
+key, which the processes it starts (Celery workers, servers) inherit."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-key-" + "k1ngd0m-t3st-" * 5)

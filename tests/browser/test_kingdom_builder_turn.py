@@ -1,0 +1,105 @@
+"""Kingdom Builder as a player meets it at 1366×900 and on a 390×844 phone: the turn bar
+stays in view, the highlighted hexes are on screen (or a cue points at them), the board's
+labels and the move log speak the same coordinates, and each log line's dot is the seat
+the line is about."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import create_table, start_from_lobby, wait_for_your_turn
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00"]
+
+IN_WINDOW = """(el) => { const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth; }"""
+# A highlighted hex the player can see: inside the window and inside the board's own box.
+TARGETS_SEEN = """() => { const box = document.querySelector('.kb-board-wrap').getBoundingClientRect();
+  return [...document.querySelectorAll('.kb-board .hex.target')].filter((g) => {
+    const r = g.getBoundingClientRect();
+    return r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= 0 && r.bottom <= window.innerHeight;
+  }).length; }"""
+
+
+def label(row: str, col: str) -> str:
+    return f"{chr(65 + int(col))}{int(row) + 1}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_turn_bar_and_the_legal_hexes_stay_in_view(new_player, artifacts, size):
+    width, height = SIZES[size]
+    ana = new_player("ana", width=width, height=height)
+    page = ana.page
+    table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    expect(page.locator(".kb-board .hex")).to_have_count(400)
+    wait_for_your_turn(page)
+    bar = page.locator("#kb-turn-bar")
+    expect(bar).to_contain_text("Your card")
+    expect(bar.locator(".terrain-card")).to_have_count(1)
+    expect(bar.locator("#kb-built")).to_have_text("0 of 3 built")
+    expect(bar.locator("#kb-hint")).to_contain_text("Build on a highlighted")
+    assert bar.evaluate(IN_WINDOW), "the turn bar is on screen"
+    assert page.evaluate(TARGETS_SEEN) > 0, "a highlighted hex is on screen"
+    if size == "phone":
+        # Zoomed to a finger's size, panning in its own box, with the zoom buttons.
+        wrap = page.locator(".kb-board-wrap")
+        assert wrap.evaluate("el => el.scrollWidth > el.clientWidth + 10")
+        expect(page.get_by_role("button", name="Whole board")).to_be_visible()
+    page.screenshot(path=artifacts / f"kb-turn-bar-{size}.png")
+
+    # Columns A–T and rows 1–20 around the board.
+    axis = page.locator(".kb-axis text").all_text_contents()
+    assert {chr(65 + c) for c in range(20)} <= set(axis)
+    assert {str(r) for r in range(1, 21)} <= set(axis)
+
+    # Build once: the log speaks the board's coordinates, the bar counts.
+    target = page.locator(".kb-board .hex.target").first
+    row, col = target.get_attribute("data-row"), target.get_attribute("data-col")
+    target.click()
+    built = page.locator("#log li", has_text=f"{ana.name} builds on")
+    expect(built).to_have_count(1)
+    expect(built).to_contain_text(f" at {label(row, col)}")
+    expect(bar.locator("#kb-built")).to_have_text("1 of 3 built")
+
+    # Scrolled to the bottom of the page, the bar is still on screen.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(100)
+    assert bar.evaluate(IN_WINDOW), "the turn bar stays in view while the page scrolls"
+    page.screenshot(path=artifacts / f"kb-turn-bar-{size}-scrolled.png")
+    assert ana.errors == []
+
+
+def test_each_log_dot_is_the_seat_the_line_is_about(new_player, artifacts):
+    ana = new_player("ana", width=1366, height=900)
+    page = ana.page
+    table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    wait_for_your_turn(page)
+    me = page.evaluate("window.kingdomTable.yourSeat")
+    bot = 1 - me
+    for built in range(1, 4):
+        page.locator(".kb-board .hex.target").first.click()
+        expect(page.locator("#log li", has_text=f"{ana.name} builds on")).to_have_count(built)
+    wait_for_your_turn(page)
+    # The bot's turn began after our command, in the same batch of events as our last
+    # move or the one after: the line is the bot's, and so is its dot.
+    bot_name = page.evaluate(f"window.kingdomTable.names()[{bot}]")
+    began = page.locator("#log li[data-type='turn_started']", has_text=f"{bot_name} begins turn")
+    expect(began.first).to_be_attached()
+    assert began.first.get_attribute("data-about") == str(bot)
+    fill = began.first.locator(".seat-badge .badge-plain").get_attribute("fill")
+    assert fill == COLOURS[bot]
+    mine = page.locator("#log li[data-type='settlement_built']", has_text=ana.name).first
+    assert mine.locator(".seat-badge .badge-plain").get_attribute("fill") == COLOURS[me]
+    # The board's set-up is nobody's: the table's plain dot.
+    set_up = page.locator("#log li[data-type='game_set_up']")
+    expect(set_up.locator(".log-system")).to_have_count(1)
+    # Every line carries the time it was recorded.
+    expect(began.first.locator("time.log-time")).to_have_count(1)
+    page.locator("#log").screenshot(path=artifacts / "log-dots.png")
+    assert ana.errors == []

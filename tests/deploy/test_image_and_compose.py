@@ -1,0 +1,116 @@
+"""The image and the compose stack, checked as files (no Docker engine here): the lock
+pins what pyproject pins, with hashes; the Dockerfile builds from it in two stages and
+runs unprivileged with a health check; compose starts nothing before migrate is done."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+import yaml
+
+from tests.deploy.conftest import DEPLOY, ROOT
+
+LOCK = DEPLOY / "requirements.lock"
+PIN = re.compile(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==([^\s;\\]+)")
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def lock_entries() -> dict[str, tuple[str, list[str]]]:
+    """name -> (version, hashes), from pip-compile's multi-line entries."""
+    entries: dict[str, tuple[str, list[str]]] = {}
+    current = None
+    for raw in LOCK.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if match := PIN.match(line):
+            current = canonical(match.group(1))
+            entries[current] = (match.group(2), [])
+        assert current is not None, f"a lock line outside any entry: {raw!r}"
+        entries[current][1].extend(re.findall(r"--hash=sha256:([0-9a-f]{64})", line))
+    return entries
+
+
+def test_the_lock_pins_every_dependency_of_pyproject_at_the_same_version_with_hashes():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    locked = lock_entries()
+    for requirement in pyproject["project"]["dependencies"]:
+        name, version = PIN.match(requirement).groups()
+        assert canonical(name) in locked, f"{name} is missing from {LOCK.name}"
+        assert locked[canonical(name)][0] == version, f"{name}: lock differs from pyproject"
+    # Every entry (direct or transitive) is pinned exactly and carries hashes.
+    for name, (version, hashes) in locked.items():
+        assert version and hashes, f"{name} has no hash"
+
+
+def test_every_lock_line_is_an_exact_pin_a_hash_or_a_comment():
+    for raw in LOCK.read_text().splitlines():
+        line = raw.strip()
+        assert (
+            not line
+            or line.startswith("#")
+            or PIN.match(line)
+            or re.fullmatch(r"--hash=sha256:[0-9a-f]{64}( \\)?", line)
+        ), raw
+    # The lock names no package index or local path of the machine it was made on.
+    assert "--index-url" not in LOCK.read_text() and "--find-links" not in LOCK.read_text()
+
+
+def test_the_lock_generator_is_pinned_in_the_dev_dependencies():
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"][
+        "dev"
+    ]
+    assert any(re.fullmatch(r"pip-tools==[\d.]+", d) for d in dev)
+
+
+def test_the_image_is_multi_stage_locked_non_root_and_health_checked():
+    text = (DEPLOY / "Dockerfile").read_text()
+    stages = re.findall(r"^FROM\s+(\S+)(?:\s+AS\s+(\w+))?", text, re.M | re.I)
+    assert len(stages) >= 2 and stages[0][1].lower() == "builder"
+    assert re.search(r"pip install[^\n]*--require-hashes[^\n]*requirements\.lock", text)
+    assert re.search(r"^COPY --from=builder ", text, re.M)
+    users = re.findall(r"^USER\s+(\S+)", text, re.M)
+    assert users and users[-1].split(":")[0] not in {"root", "0"}
+    # The last USER comes after the last RUN: nothing runs as root at run time.
+    assert text.rindex("\nUSER ") > text.rindex("\nRUN ")
+    health = re.search(r"^HEALTHCHECK .*?(?<!\\)$", text, re.M | re.S)
+    assert health and "/healthz" in text[health.start() :]
+
+
+def compose() -> dict:
+    return yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+
+
+LONG_RUNNING = ("web", "worker", "clocks", "beat")
+
+
+def test_compose_starts_the_processes_only_after_migrate_succeeded():
+    services = compose()["services"]
+    for name in LONG_RUNNING:
+        depends = services[name]["depends_on"]
+        assert depends["migrate"] == {"condition": "service_completed_successfully"}, name
+        assert depends["postgres"] == {"condition": "service_healthy"}, name
+        assert depends["redis"] == {"condition": "service_healthy"}, name
+    assert services["migrate"]["depends_on"]["postgres"] == {"condition": "service_healthy"}
+    assert "migrate" in " ".join(services["migrate"]["command"])
+
+
+def test_compose_health_checks_postgres_redis_and_web_and_restarts_services():
+    services = compose()["services"]
+    for name in ("postgres", "redis", "web"):
+        assert services[name]["healthcheck"]["test"][0] == "CMD", name
+    assert "/readyz" in " ".join(services["web"]["healthcheck"]["test"])
+    for name in ("postgres", "redis", *LONG_RUNNING):
+        assert services[name]["restart"] in {"unless-stopped", "always", "on-failure"}, name
+    assert services["migrate"]["restart"] == "no"
+
+
+def test_compose_runs_each_worker_on_its_own_queue():
+    services = compose()["services"]
+    assert "-Q clocks" in services["clocks"]["command"]
+    assert "-Q bots,celery" in services["worker"]["command"]
+    assert "beat" in services["beat"]["command"]

@@ -1,0 +1,198 @@
+"""The Kubernetes manifests, validated offline: every file against the Kubernetes
+schemas of the version we target (kubernetes-validate ships them), yamllint-clean, the
+overlay's references resolved by hand (no kustomize binary here), and the properties the
+deployment relies on (probes, one beat, the clocks queue, the migrate Job...)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import kubernetes_validate
+import pytest
+import yaml
+from django.conf import settings
+from yamllint import config as yamllint_config
+from yamllint import linter
+
+from tests.deploy.conftest import DEPLOY, K8S, documents
+
+KUBERNETES_VERSION = "1.29.0"  # the newest the pinned kubernetes-validate knows offline
+BASE = K8S / "base"
+OVERLAY = K8S / "overlays" / "production"
+YAMLLINT = yamllint_config.YamlLintConfig(
+    "extends: default\nrules: {line-length: {max: 100}, document-start: disable, "
+    "truthy: {check-keys: false}, comments: {min-spaces-from-content: 1}}"
+)
+
+
+def kustomization(folder: Path) -> dict:
+    return yaml.safe_load((folder / "kustomization.yaml").read_text())
+
+
+def base_resources() -> dict[tuple[str, str], dict]:
+    found = {}
+    for name in kustomization(BASE)["resources"]:
+        for doc in documents(BASE / name):
+            found[(doc["kind"], doc["metadata"]["name"])] = doc
+    return found
+
+
+RESOURCES = base_resources()
+
+
+def deployment(name: str) -> dict:
+    return RESOURCES[("Deployment", f"kingdom-{name}")]
+
+
+def container(doc: dict) -> dict:
+    (only,) = doc["spec"]["template"]["spec"]["containers"]
+    return only
+
+
+def manifest_files() -> list[Path]:
+    return sorted(K8S.rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", manifest_files(), ids=lambda p: str(p.relative_to(K8S)))
+def test_every_manifest_file_is_yamllint_clean(path):
+    problems = list(linter.run(path.read_text(), YAMLLINT, str(path)))
+    assert problems == [], "\n".join(f"{p.line}:{p.column} {p.message}" for p in problems)
+
+
+@pytest.mark.parametrize("key", sorted(RESOURCES), ids=lambda k: f"{k[0]}/{k[1]}")
+def test_every_base_resource_passes_the_kubernetes_schema_strictly(key):
+    # strict: a misspelt field (readinesProbe) is an error, not silently ignored.
+    kubernetes_validate.validate(RESOURCES[key], KUBERNETES_VERSION, strict=True)
+
+
+def test_the_base_lists_every_manifest_in_its_folder():
+    listed = set(kustomization(BASE)["resources"])
+    on_disk = {p.name for p in BASE.glob("*.yaml")} - {"kustomization.yaml"}
+    assert listed == on_disk
+
+
+def test_the_overlay_resolves_its_base_and_patches_existing_resources():
+    overlay = kustomization(OVERLAY)
+    assert overlay["resources"] == ["../../base"]
+    assert (OVERLAY / "../../base/kustomization.yaml").resolve().exists()
+    assert {i["name"] for i in overlay["images"]} <= {
+        i["name"] for i in kustomization(BASE)["images"]
+    }
+    for patch in overlay["patches"]:
+        if "path" in patch:  # a strategic-merge patch: names its target itself
+            (doc,) = documents(OVERLAY / patch["path"])
+            target = RESOURCES.get((doc["kind"], doc["metadata"]["name"]))
+            assert target is not None, f"{patch['path']} patches nothing in the base"
+            assert doc["apiVersion"] == target["apiVersion"]
+            for c in doc.get("spec", {}).get("template", {}).get("spec", {}).get("containers", []):
+                assert c["name"] in {
+                    x["name"] for x in target["spec"]["template"]["spec"]["containers"]
+                }
+        else:  # a JSON 6902 patch: its target and every path it replaces exist
+            target = RESOURCES[(patch["target"]["kind"], patch["target"]["name"])]
+            for op in yaml.safe_load(patch["patch"]):
+                node = target
+                for part in op["path"].strip("/").split("/"):
+                    node = node[int(part)] if isinstance(node, list) else node[part]
+
+
+def test_the_overlay_s_config_patch_only_sets_keys_the_base_has():
+    (patch,) = documents(OVERLAY / "config.yaml")
+    base = RESOURCES[("ConfigMap", "kingdom-config")]["data"]
+    assert set(patch["data"]) <= set(base)
+
+
+def test_web_has_two_replicas_probes_resources_and_a_surge_only_rollout():
+    web = deployment("web")
+    assert web["spec"]["replicas"] >= 2
+    assert web["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
+    main = container(web)
+    assert main["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert main["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    assert main["resources"]["requests"] and main["resources"]["limits"]["memory"]
+
+
+def test_every_deployment_selects_its_own_pods_and_runs_as_non_root():
+    for (kind, name), doc in RESOURCES.items():
+        if kind not in {"Deployment", "Job"}:
+            continue
+        pod = doc["spec"]["template"]
+        if kind == "Deployment":
+            selector = doc["spec"]["selector"]["matchLabels"]
+            assert selector.items() <= pod["metadata"]["labels"].items(), name
+        assert pod["spec"]["securityContext"]["runAsNonRoot"] is True, name
+        for c in pod["spec"]["containers"]:
+            assert c["image"] == "kingdom", name  # set by the kustomization's images
+            assert c["resources"]["requests"], name
+            refs = {e.get("configMapRef", e.get("secretRef"))["name"] for e in c["envFrom"]}
+            assert refs == {"kingdom-config", "kingdom-secrets"}, name
+
+
+def test_beat_is_exactly_one_and_never_overlaps_itself():
+    beat = deployment("beat")
+    assert beat["spec"]["replicas"] == 1
+    assert beat["spec"]["strategy"] == {"type": "Recreate"}
+    assert ("HorizontalPodAutoscaler", "kingdom-beat") not in RESOURCES
+    assert container(beat)["command"][:4] == ["celery", "-A", "kingdom", "beat"]
+
+
+def queues_of(command: list[str]) -> str:
+    return command[command.index("-Q") + 1]
+
+
+def test_the_clock_sweep_worker_consumes_the_queue_the_sweep_is_routed_to():
+    config = RESOURCES[("ConfigMap", "kingdom-config")]["data"]
+    clocks = container(deployment("clocks"))["command"]
+    bots = container(deployment("worker"))["command"]
+    assert queues_of(clocks) == "$(CLOCK_QUEUE)" and config["CLOCK_QUEUE"] == "clocks"
+    assert queues_of(bots) == "$(BOT_QUEUE),celery" and config["BOT_QUEUE"] == "bots"
+    assert settings.CELERY_TASK_ROUTES["bots.tasks.sweep_clocks"] == {"queue": settings.CLOCK_QUEUE}
+
+
+def test_web_and_worker_autoscale_and_keep_one_pod_through_a_drain():
+    for name in ("web", "worker"):
+        hpa = RESOURCES[("HorizontalPodAutoscaler", f"kingdom-{name}")]
+        assert hpa["spec"]["scaleTargetRef"]["name"] == f"kingdom-{name}"
+        assert 1 < hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
+        pdb = RESOURCES[("PodDisruptionBudget", f"kingdom-{name}")]
+        labels = deployment(name)["spec"]["template"]["metadata"]["labels"]
+        assert pdb["spec"]["selector"]["matchLabels"].items() <= labels.items()
+
+
+def test_the_ingress_keeps_websockets_open_and_routes_to_the_web_service():
+    ingress = RESOURCES[("Ingress", "kingdom-web")]
+    notes = ingress["metadata"]["annotations"]
+    assert int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 3600
+    assert int(notes["nginx.ingress.kubernetes.io/proxy-send-timeout"]) >= 3600
+    assert notes["nginx.ingress.kubernetes.io/proxy-http-version"] == "1.1"
+    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    service = RESOURCES[("Service", backend["name"])]
+    assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
+
+
+def test_migrations_run_once_in_a_job_and_web_readiness_waits_for_them():
+    job = RESOURCES[("Job", "kingdom-migrate")]
+    (c,) = job["spec"]["template"]["spec"]["containers"]
+    assert c["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    # No initContainer migrates from every web pod; /readyz holds traffic back instead.
+    assert "initContainers" not in deployment("web")["spec"]["template"]["spec"]
+
+
+def test_the_secret_is_a_template_with_no_real_values():
+    secret = RESOURCES[("Secret", "kingdom-secrets")]
+    for key, value in secret["stringData"].items():
+        assert value == "" or "change-me" in value, key
+    # The placeholder key is refused by the settings (too short): a forgotten template
+    # never serves.
+    assert len(secret["stringData"]["SECRET_KEY"]) < 50
+
+
+def test_the_procfile_names_every_process_and_the_clocks_worker():
+    procs = dict(
+        line.split(": ", 1) for line in (DEPLOY / "Procfile").read_text().splitlines() if line
+    )
+    assert set(procs) == {"web", "worker", "clocks", "beat", "release"}
+    assert queues_of(shlex.split(procs["clocks"])) == "${CLOCK_QUEUE:-clocks}"
+    assert re.search(r"-Q \$\{BOT_QUEUE:-bots\},celery", procs["worker"])

@@ -1,0 +1,69 @@
+"""``manage.py bench live`` at a smoke size against a daphne process it starts on the test
+database and Redis (whenever DATABASE_URL is PostgreSQL and REDIS_URL is set). Only the
+shape of its JSON line and its errors are checked, never the figures."""
+
+from __future__ import annotations
+
+import io
+import json
+from numbers import Real
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.bench import live
+from games.models import GameEvent
+from tests.conftest import needs_postgres, needs_redis
+
+pytestmark = [needs_postgres, needs_redis, pytest.mark.django_db(transaction=True)]
+
+FIGURES = [
+    "commands_per_s",
+    "move_to_own_socket_p50_ms",
+    "move_to_own_socket_p90_ms",
+    "move_to_own_socket_p99_ms",
+    "http_p50_ms",
+    "http_p99_ms",
+    "server_cpu_ms_per_move",
+    "seconds",
+]
+
+
+def bench_live(*args: str) -> list[dict]:
+    out = io.StringIO()
+    call_command("bench", "live", *args, stdout=out, stderr=io.StringIO())
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
+@pytest.mark.parametrize("ruleset", ["kingdoms", "kingdom-cards"])
+def test_bench_live_plays_moves_over_http_and_sockets_without_errors(ruleset):
+    (line,) = bench_live(
+        "--ruleset", ruleset, "--processes", "1", "--tables", "2", "--moves", "10",
+        "--seconds", "15",
+    )  # fmt: skip
+    assert line["ruleset"] == ruleset and line["processes"] == 1 and line["tables"] == 2
+    assert 0 < line["moves"] <= 2 * 10
+    assert line["errors_total"] == 0 and line["errors"] == {"409": 0, "500": 0}
+    for name in FIGURES:
+        assert is_number(line[name]), name
+    # Every server connection came from the started daphne process (this one held none).
+    assert isinstance(line["peak_pg_connections"], int) and line["peak_pg_connections"] >= 1
+    assert line["versions"]["server"].startswith("daphne ")
+    # Every move counted is a command the service recorded (plus the uncounted warm-up).
+    commands = GameEvent.objects.filter(game__ruleset=ruleset, command_id__isnull=False)
+    assert commands.exclude(type="table_started").count() == line["moves"] + live.WARMUP_MOVES
+
+
+def test_bench_live_refuses_a_server_that_is_not_on_this_machine():
+    with pytest.raises(CommandError, match="not a loopback address"):
+        bench_live("--url", "http://192.0.2.1:8000", "--tables", "1")
+
+
+def test_bench_live_refuses_several_servers_without_a_shared_channel_layer(settings):
+    settings.REDIS_URL = None
+    with pytest.raises(CommandError, match="several servers need REDIS_URL"):
+        bench_live("--processes", "2", "--tables", "1")

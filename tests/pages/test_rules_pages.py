@@ -1,0 +1,55 @@
+"""The rules pages: one per game at /rules/<game>/, with its variants (every declared
+table option) and the engine's choices where the rules are open, linked from the lobby
+and from every table page."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from games.rules import all_rulesets, get_ruleset
+from tests.games.helpers import table_with_bots
+
+pytestmark = pytest.mark.django_db
+
+RULESETS = [r.key for r in all_rulesets()]
+# One choice per game from the README's "Choices the engine makes where the rules are open".
+A_CHOICE = {
+    "kingdoms": "Gold may go below zero",
+    "kingdom-builder": "pays its reward once per player",
+    "kingdom-cards": "An empty-handed defender may take cards back",
+}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_each_game_has_a_rules_page_with_its_variants_and_the_engines_choices(client, ruleset):
+    response = client.get(f"/rules/{ruleset}/")
+    assert response.status_code == 200
+    body = html.unescape(response.content.decode())
+    rules = get_ruleset(ruleset)
+    assert f"{rules.name}: the rules" in body
+    for option in rules.options:
+        assert f'data-option="{option.name}"' in body
+        assert option.description in body
+    assert 'id="engine-choices"' in body
+    assert A_CHOICE[ruleset] in body
+
+
+def test_an_unknown_game_has_no_rules_page_but_names_the_games(client):
+    response = client.get("/rules/chess/")
+    assert response.status_code == 404
+    body = response.content.decode()
+    assert all(f"/rules/{key}/" in body for key in RULESETS)
+
+
+def test_the_lobby_links_every_rules_page(client):
+    body = client.get("/").content.decode()
+    assert all(f'href="/rules/{key}/"' in body for key in RULESETS)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_table_page_links_its_games_rules(client, make_user, ruleset):
+    game = table_with_bots(make_user(), ruleset=ruleset, bots=2)
+    body = client.get(f"/tables/{game.id}/").content.decode()
+    assert f'href="/rules/{ruleset}/"' in body
