@@ -4,7 +4,10 @@ state through the ruleset's ``view`` and events through ``redact``."""
 
 from __future__ import annotations
 
+import threading
+import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
@@ -37,6 +40,14 @@ def viewer_seat(game: Game, user: AbstractBaseUser | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     seat = game.seats.filter(user=user).only("number", "resigned", "expelled", "kicked").first()
+    return seat.number if seat is not None and not seat.departed else None
+
+
+def viewer_seat_among(seats: Iterable[Seat], user: AbstractBaseUser | None) -> int | None:
+    """``viewer_seat`` on seats the caller read with the game (the write path's lock)."""
+    if user is None or not user.is_authenticated:
+        return None
+    seat = next((s for s in seats if s.user_id == user.pk), None)
     return seat.number if seat is not None and not seat.departed else None
 
 
@@ -80,10 +91,39 @@ def redact(row: GameEvent, seat: int | None, *, reveal: bool = False) -> dict[st
     return event
 
 
-def seat_names(game: Game) -> dict[int, str]:
+def seat_names(game: Game, seats: Iterable[Seat] | None = None) -> dict[int, str]:
+    """The seats' names for the move log. Given the ``seats`` the caller read, they come
+    from a short-lived cache keyed by what a name is made of (user, bot level, join
+    order): within a game only a seat changes a name, but a moderator may rename an
+    account, hence the minute's bound."""
+    if seats is None:
+        return _read_seat_names(game)
+    signature = sorted((s.number or -1, s.user_id, s.bot_level, s.joined_order) for s in seats)
+    key = (game.pk, tuple(signature))
+    now = time.monotonic()
+    with _names_lock:
+        cached = _names_cache.get(key)
+    if cached is not None and now - cached[0] < NAMES_SECONDS:
+        return cached[1]
+    names = _read_seat_names(game)
+    with _names_lock:
+        _names_cache[key] = (now, names)
+        _names_cache.move_to_end(key)
+        while len(_names_cache) > NAMES_CACHE_SIZE:
+            _names_cache.popitem(last=False)
+    return names
+
+
+def _read_seat_names(game: Game) -> dict[int, str]:
     return {
         s.number: s.display_name for s in game.seats.select_related("user") if s.number is not None
     }
+
+
+NAMES_CACHE_SIZE = 2048
+NAMES_SECONDS = 60.0
+_names_cache: OrderedDict[tuple, tuple[float, dict[int, str]]] = OrderedDict()
+_names_lock = threading.Lock()
 
 
 def describe(game: Game, kind: str, data: dict[str, Any], names: dict[int, str]) -> str:

@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: the chain above runs in one thread (kingdom/ops/threading.py says why).
+    "kingdom.ops.threading.SyncChainMiddleware",
 ]
 
 ROOT_URLCONF = "kingdom.urls"

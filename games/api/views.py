@@ -224,13 +224,15 @@ class TableCommands(_TableAction):
             command_id=body.get("command_id"),
             expected_seq=body.get("expected_seq"),
         )
-        game = selectors.get_game(game_id)
-        seat = selectors.viewer_seat(game, request.user)
+        # Answered from the row and seats the write locked: no second read of the game.
+        game, seats = result.game, result.seats
+        seat = selectors.viewer_seat_among(seats, request.user)
+        names = selectors.seat_names(game, seats)
         return Response(
             {
                 "head_seq": result.head_seq,
                 "replayed": result.replayed,
-                "events": selectors.redacted_events(game, result.events, seat),
+                "events": selectors.redacted_events(game, result.events, seat, names),
             },
             status=200 if result.replayed else 201,
         )

@@ -77,7 +77,7 @@ def _submit(
     game, seats = at_lock.game, at_lock.seats
     if at_lock.recorded_seq is not None:
         recorded = GameEvent.objects.get(game=game, seq=at_lock.recorded_seq)
-        return replayed(game, recorded, command, _actor_label(game, user, bot_seat, seats))
+        return replayed(game, recorded, command, _actor_label(game, user, bot_seat, seats), seats)
     command_id = command_id or uuid.uuid4()
     if expected_seq is not None and expected_seq != game.head_seq:
         raise Conflict(

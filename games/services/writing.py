@@ -40,6 +40,10 @@ class Submitted:
     events: list[GameEvent]
     head_seq: int
     replayed: bool = False
+    # The row and seats as the write left them (None where a service did not lock them):
+    # the API answers from these rather than reading the game again.
+    game: Game | None = None
+    seats: list[Seat] | None = None
 
 
 def ruleset_named(key: str) -> Ruleset:
@@ -185,7 +189,7 @@ def decide_and_append(
     levels = {s.number: s.bot_level for s in seats if s.bot_level and s.number is not None}
     bot_turns = tables.bots_to_act(rules, table, levels, TAKEOVER_LEVEL)
     after_commit(game, lobby=table.over, bot_turns=bot_turns)
-    return Submitted(events=rows, head_seq=game.head_seq)
+    return Submitted(events=rows, head_seq=game.head_seq, game=game, seats=seats)
 
 
 def _row_changes(game: Game, table: tables.TableState, now: datetime) -> dict[str, Any]:
@@ -231,7 +235,13 @@ def keep_clock_deadline(game: Game, table: tables.TableState) -> None:
         Game.objects.filter(pk=game.pk).update(clock_deadline=deadline)
 
 
-def replayed(game: Game, first: GameEvent, command: dict[str, Any], actor: str | None) -> Submitted:
+def replayed(
+    game: Game,
+    first: GameEvent,
+    command: dict[str, Any],
+    actor: str | None,
+    seats: list[Seat] | None = None,
+) -> Submitted:
     """An idempotent retry: answer with what the first delivery recorded.
 
     Only the actor who recorded the id may retry it: anyone else gets ``command_id_taken``,
@@ -248,4 +258,4 @@ def replayed(game: Game, first: GameEvent, command: dict[str, Any], actor: str |
         if row.command_id is not None:
             break
         batch.append(row)
-    return Submitted(events=batch, head_seq=game.head_seq, replayed=True)
+    return Submitted(events=batch, head_seq=game.head_seq, replayed=True, game=game, seats=seats)
