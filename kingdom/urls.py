@@ -6,9 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from games import audit_page, pages, rules_page
 from kingdom.ops import health, metrics
 from players import api as player_api
-from players import auth_api
 from players import pages as player_pages
-from players import views as player_views
 
 urlpatterns = [
     # Also answered ahead of every middleware by kingdom.ops.health.OpsMiddleware.
@@ -22,7 +20,7 @@ urlpatterns = [
     path("rules/<str:ruleset>/", rules_page.rules, name="rules-page"),
     path("leaderboard/", player_pages.leaderboards, name="leaderboards"),
     path("leaderboard/<str:ruleset>/", player_pages.leaderboard, name="leaderboard"),
-    path("players/<str:username>/", player_views.profile, name="profile"),
+    path("players/<str:username>/", player_pages.profile, name="profile"),
     path("accounts/", include("players.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),
@@ -36,10 +34,10 @@ urlpatterns = [
         player_api.PlayerRatings.as_view(),
         name="api-player-ratings",
     ),
-    path("api/auth/signup/", player_views.SignupApi.as_view(), name="api-signup"),
-    path("api/auth/token/", auth_api.TokenObtain.as_view(), name="api-token"),
-    path("api/auth/token/revoke/", auth_api.TokenRevoke.as_view(), name="api-token-revoke"),
-    path("api/auth/ws-ticket/", auth_api.WsTicket.as_view(), name="api-ws-ticket"),
+    path("api/auth/signup/", player_api.SignupApi.as_view(), name="api-signup"),
+    path("api/auth/token/", player_api.TokenObtain.as_view(), name="api-token"),
+    path("api/auth/token/revoke/", player_api.TokenRevoke.as_view(), name="api-token-revoke"),
+    path("api/auth/ws-ticket/", player_api.WsTicket.as_view(), name="api-ws-ticket"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -1,53 +1,118 @@
-"""REST views for ratings: a game's leaderboard and a player's ratings."""
+"""The players JSON API: leaderboards and ratings, sign-up, API tokens and WebSocket
+tickets. (The HTML pages are in ``players.pages``.)
+
+Views only translate HTTP: they read through ``players.selectors``, write through
+``players.services`` and answer through ``players.serializers``. Sign-up gives the first
+token. A ban deletes the account's tokens (``games.services.moderation.ban_account``), so
+lifting it later does not bring an old token back: the player asks for a new one.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import responses as answers
-from games.api.responses import READ_ONE
-from games.errors import NotFound, ServiceError
-from games.rules import all_rulesets
-from players import ratings
+from games.api.responses.errors import READ_ONE, errors
+from players import ratings, selectors, services
+from players import serializers as out
+from players.models import START_RATING
 
 
+# ---- ratings ----------------------------------------------------------------------------
 class Leaderboard(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("limit", int, description="1 to 500 (default 100)")],
-        responses={200: answers.LeaderboardSerializer, **READ_ONE},
+        parameters=[
+            OpenApiParameter("limit", int, description="1 to 500 (default 100)"),
+            OpenApiParameter("offset", int, description="players to skip (default 0)"),
+        ],
+        responses={200: out.LeaderboardSerializer, **READ_ONE},
     )
     def get(self, request: Request, ruleset: str) -> Response:
-        names = {r.key: r.name for r in all_rulesets()}
-        if ruleset not in names:
-            raise NotFound("unknown_ruleset", f"There is no game called {ruleset!r}.")
-        try:
-            limit = int(request.query_params.get("limit") or 100)
-        except ValueError as exc:
-            raise ServiceError("invalid", "limit must be a whole number.") from exc
-        return Response(
-            {
-                "ruleset": ruleset,
-                "ruleset_name": names[ruleset],
-                "start_rating": 1500,
-                "k_factor": ratings.K_FACTOR,
-                "players": ratings.leaderboard(ruleset, max(1, min(limit, 500))),
-            }
-        )
+        name = selectors.ruleset_name(ruleset)
+        paginator = out.LeaderboardPagination()
+        rows = paginator.paginate_queryset(selectors.leaderboard_rows(ruleset), request, self)
+        first = paginator.offset + 1
+        board = {
+            "ruleset": ruleset,
+            "ruleset_name": name,
+            "start_rating": START_RATING,
+            "k_factor": ratings.K_FACTOR,
+            "count": paginator.count,
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
+            "players": [selectors.leaderboard_entry(row, first + i) for i, row in enumerate(rows)],
+        }
+        return Response(out.LeaderboardSerializer(board).data)
 
 
 class PlayerRatings(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: answers.PLAYER_RATINGS, **READ_ONE})
+    @extend_schema(responses={200: out.PlayerRatingsSerializer, **READ_ONE})
     def get(self, request: Request, username: str) -> Response:
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise NotFound("not_found", "No such player.")
-        return Response({"username": username, "ratings": ratings.ratings_for(user)})
+        user = selectors.player_get(username)
+        answer = {"username": username, "ratings": selectors.ratings_for(user)}
+        return Response(out.PlayerRatingsSerializer(answer).data)
+
+
+# ---- accounts and credentials -----------------------------------------------------------
+class SignupApi(APIView):
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list = []
+    throttle_scope = "signup"
+
+    @extend_schema(
+        request=out.SignupSerializer,
+        responses={201: out.SignedUpSerializer, **errors(400, 409, 413, 415, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = out.SignupSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user, token = services.account_create(**serializer.validated_data)
+        answer = {"username": user.username, "token": token}
+        return Response(out.SignedUpSerializer(answer).data, status=201)
+
+
+class TokenObtain(ObtainAuthToken):
+    """``POST /api/auth/token/`` with username and password: the account's token (the
+    same one until it is revoked). Limited per address, as the login page is.
+    (``players.serializers.ObtainAuthTokenFix`` documents its answer.)"""
+
+    # ObtainAuthToken turns throttling off; a password guesser is what the limit is for.
+    throttle_classes = APIView.throttle_classes
+    throttle_scope = "login"
+
+
+class TokenRevoke(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={204: OpenApiResponse(description="Token deleted."), **errors(401, 403)},
+    )
+    def post(self, request: Request) -> Response:
+        """Delete the caller's token: it stops working at once, for every client that
+        holds it. ``POST /api/auth/token/`` gives a new one."""
+        services.token_revoke(user=request.user)
+        return Response(status=204)
+
+
+class WsTicket(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: out.WsTicketSerializer, **errors(401, 403)})
+    def post(self, request: Request) -> Response:
+        """A single-use ticket to open a WebSocket as yourself: connect within
+        ``expires_in`` seconds to ``/ws/...?ticket=<ticket>``."""
+        answer = {
+            "ticket": services.ws_ticket_issue(user=request.user),
+            "expires_in": settings.WS_TICKET_SECONDS,
+        }
+        return Response(out.WsTicketSerializer(answer).data, status=201)

@@ -1,31 +1,81 @@
-"""HTML pages for ratings: the leaderboards (the profile page is in players/views.py)."""
+"""The players HTML pages: sign-up, log-in, profiles and leaderboards. (The JSON API is
+in ``players.api``.)
+
+Pages read through ``players.selectors`` and only render what those answer.
+"""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from typing import Any
 
-from games.rules import all_rulesets
-from players import ratings
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import UserCreationForm
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from games.errors import NotFound
+from players import ratings, selectors, throttles
+
+LEADERBOARD_TOP = 10  # per game on the page of all leaderboards
+LEADERBOARD_PAGE = 200  # on one game's page
+
+
+# ---- accounts ---------------------------------------------------------------------------
+def _throttled(request: HttpRequest, scope: str, template: str, form: Any) -> HttpResponse | None:
+    """The page again with a 429 and ``Retry-After`` when this address posted too often."""
+    wait = throttles.wait_seconds(scope, request) if request.method == "POST" else None
+    if wait is None:
+        return None
+    context = {"form": form, "throttled": f"Too many attempts: try again in {wait} seconds."}
+    response = render(request, template, context, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if refused := _throttled(request, "signup", "players/signup.html", UserCreationForm()):
+        return refused
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("lobby")
+    return render(request, "players/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "players/login.html"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if refused := _throttled(request, "login", self.template_name, self.get_form_class()()):
+            return refused
+        return super().post(request, *args, **kwargs)
+
+
+# ---- profiles and leaderboards ----------------------------------------------------------
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    try:
+        user = selectors.player_get(username)
+    except NotFound as exc:
+        raise Http404("no such player") from exc
+    return render(request, "players/profile.html", selectors.player_profile(user))
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """Every game's top ten, with a link to its full leaderboard."""
-    boards = [
-        {"key": r.key, "name": r.name, "players": ratings.leaderboard(r.key, 10)}
-        for r in all_rulesets()
-    ]
+    boards = selectors.leaderboards(LEADERBOARD_TOP)
     return render(request, "players/leaderboards.html", {"boards": boards})
 
 
 def leaderboard(request: HttpRequest, ruleset: str) -> HttpResponse:
-    games = {r.key: r.name for r in all_rulesets()}
+    games = selectors.ruleset_names()
     if ruleset not in games:
         raise Http404("no such game")
     context = {
         "ruleset": ruleset,
         "ruleset_name": games[ruleset],
-        "players": ratings.leaderboard(ruleset, 200),
+        "players": selectors.leaderboard(ruleset, LEADERBOARD_PAGE),
         "games": games,
         "k_factor": ratings.K_FACTOR,
     }

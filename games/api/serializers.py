@@ -42,11 +42,6 @@ class AbortSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500)
 
 
-class SignupSerializer(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]{2,30}$", max_length=30)
-    password = serializers.CharField(min_length=8, max_length=128, write_only=True)
-
-
 class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=7)
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games import services
-from players.views import shared_place
+from players.selectors import shared_place
 from tests.games.helpers import table_with_bots
 
 pytestmark = pytest.mark.django_db

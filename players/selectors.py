@@ -1,0 +1,187 @@
+"""Reads about players: profiles, their games, ratings and leaderboards.
+
+Views and the API call these and only translate the answer to HTML or JSON; the writes
+are in ``players.services``. Each list is fetched in a fixed number of queries, whatever
+its length (tests/players/test_selectors.py counts them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery
+
+from games.errors import NotFound
+from games.models import Game
+from games.rules import all_rulesets
+from players.models import START_RATING, Rating, RatingChange
+
+PROFILE_GAMES = 100
+
+
+def ruleset_names() -> dict[str, str]:
+    """Every game's key and its name, in the order the rulesets are listed."""
+    return {r.key: r.name for r in all_rulesets()}
+
+
+def ruleset_name(ruleset: str) -> str:
+    """The game's name, or ``NotFound("unknown_ruleset")`` for a key that is no game."""
+    names = ruleset_names()
+    if ruleset not in names:
+        raise NotFound("unknown_ruleset", f"There is no game called {ruleset!r}.")
+    return names[ruleset]
+
+
+def player_get(username: str) -> AbstractBaseUser:
+    """The account called ``username``, or ``NotFound("not_found")``."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise NotFound("not_found", "No such player.")
+    return user
+
+
+# ---- ratings ----------------------------------------------------------------------------
+def rating_of(user: AbstractBaseUser, ruleset: str) -> float:
+    row = Rating.objects.filter(user=user, ruleset=ruleset).first()
+    return row.value if row else START_RATING
+
+
+def _rated() -> QuerySet[Rating]:
+    """Ratings that are shown: of active accounts, with at least one rated game."""
+    return Rating.objects.filter(games__gt=0, user__is_active=True)
+
+
+def leaderboard_rows(ruleset: str) -> QuerySet[Rating]:
+    """The best rated players of one game first (the user joined, for the names)."""
+    return (
+        _rated().filter(ruleset=ruleset).select_related("user").order_by("-value", "user__username")
+    )
+
+
+def leaderboard_entry(row: Rating, rank: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "username": row.user.username,
+        "rating": round(row.value),
+        "games": row.games,
+        "updated_at": row.updated_at.isoformat(),
+    }
+
+
+def leaderboard(ruleset: str, limit: int = 100) -> list[dict[str, Any]]:
+    """The best rated players of one game (active accounts with a rated game)."""
+    rows = leaderboard_rows(ruleset)[:limit]
+    return [leaderboard_entry(row, index + 1) for index, row in enumerate(rows)]
+
+
+def leaderboards(limit: int = 10) -> list[dict[str, Any]]:
+    """Every game's top ``limit``: ``[{"key", "name", "players"}]``."""
+    return [
+        {"key": key, "name": name, "players": leaderboard(key, limit)}
+        for key, name in ruleset_names().items()
+    ]
+
+
+def ratings_for(user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """A player's ratings, one per game played rated, for the profile page:
+    ``[{"ruleset", "ruleset_name", "rating", "games", "rank", "last_change"}]``.
+
+    One query: the rank (players above, plus one) and the last change are subqueries."""
+    above = (
+        _rated()
+        .filter(ruleset=OuterRef("ruleset"), value__gt=OuterRef("value"))
+        .order_by()
+        .values("ruleset")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    last_change = (
+        RatingChange.objects.filter(user=OuterRef("user"), ruleset=OuterRef("ruleset"))
+        .order_by("-created_at", "place")  # the model's ordering: the newest change
+        .annotate(delta_=F("after") - F("before"))
+        .values("delta_")[:1]
+    )
+    rows = (
+        Rating.objects.filter(user=user, games__gt=0)
+        .annotate(above=Subquery(above), last_delta=Subquery(last_change))
+        .order_by("ruleset")
+    )
+    names = ruleset_names()
+    return [
+        {
+            "ruleset": row.ruleset,
+            "ruleset_name": names.get(row.ruleset, row.ruleset),
+            "rating": round(row.value),
+            "games": row.games,
+            "rank": (row.above or 0) + 1,
+            "last_change": round(row.last_delta, 1) if row.last_delta is not None else None,
+        }
+        for row in rows
+    ]
+
+
+# ---- profile ----------------------------------------------------------------------------
+def shared_place(ranking: list[list[int]], seat: int) -> int | None:
+    """The seat's place as results are usually printed: players who tie share a place
+    and the next place is skipped (two tied winners, then 3rd)."""
+    ahead = 0
+    for group in ranking:
+        if seat in group:
+            return ahead + 1
+        ahead += len(group)
+    return None
+
+
+def player_games(user: AbstractBaseUser, limit: int = PROFILE_GAMES) -> QuerySet[Game]:
+    """The games ``user`` sat at that have started (newest first, as games are ordered),
+    with their seats."""
+    return (
+        Game.objects.filter(seats__user=user)
+        .exclude(status=Game.Status.OPEN)
+        .prefetch_related("seats")
+        .distinct()[:limit]
+    )
+
+
+def player_profile(user: AbstractBaseUser) -> dict[str, Any]:
+    """What the profile page shows: ``{"player", "ratings", "rows", "stats",
+    "per_game"}``, a row per game with the player's place and score."""
+    names = ruleset_names()
+    rows = []
+    stats = {"played": 0, "won": 0, "active": 0}
+    per_game: dict[str, dict] = {}
+    for game in player_games(user):
+        seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+        place = score = None
+        if game.outcome and seat and seat.number is not None:
+            place = shared_place(game.outcome["ranking"], seat.number)
+            score = game.outcome.get("scores", {}).get(str(seat.number))
+        name = names.get(game.ruleset, game.ruleset)
+        if game.status == Game.Status.ACTIVE:
+            stats["active"] += 1
+        elif game.status == Game.Status.FINISHED:
+            tally = per_game.setdefault(game.ruleset, {"name": name, "played": 0, "won": 0})
+            stats["played"] += 1
+            tally["played"] += 1
+            if place == 1:
+                stats["won"] += 1
+                tally["won"] += 1
+        rows.append(
+            {
+                "game": game,
+                "place": place,
+                "seat": seat,
+                "score": score,
+                "players": len(game.seats.all()),
+                "ruleset_name": name,
+            }
+        )
+    return {
+        "player": user,
+        "ratings": ratings_for(user),
+        "rows": rows,
+        "stats": stats,
+        "per_game": sorted(per_game.values(), key=lambda t: t["name"]),
+    }

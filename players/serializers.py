@@ -1,0 +1,120 @@
+"""The players API's serializers: what sign-up reads, and what every players endpoint
+answers (so the OpenAPI schema documents each answer), plus the leaderboard's paging.
+
+The answers are built by ``players.selectors``; these serializers shape them, and
+tests/games/api/test_responses.py checks the answers against the schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiViewExtension
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+
+from games.api.responses.errors import errors
+from games.errors import ServiceError
+
+
+# ---- requests ---------------------------------------------------------------------------
+class SignupSerializer(serializers.Serializer):
+    username = serializers.RegexField(r"^[\w.@+-]{2,30}$", max_length=30)
+    password = serializers.CharField(min_length=8, max_length=128, write_only=True)
+
+
+# ---- answers ----------------------------------------------------------------------------
+class LeaderboardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    rating = serializers.IntegerField()
+    games = serializers.IntegerField()
+    updated_at = serializers.DateTimeField()
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    ruleset = serializers.CharField()
+    ruleset_name = serializers.CharField()
+    start_rating = serializers.IntegerField()
+    k_factor = serializers.FloatField()
+    count = serializers.IntegerField(help_text="rated players in all (every page)")
+    next = serializers.URLField(allow_null=True, help_text="the next page, or null")
+    previous = serializers.URLField(allow_null=True, help_text="the previous page, or null")
+    players = LeaderboardRowSerializer(many=True)
+
+
+class PlayerRatingSerializer(serializers.Serializer):
+    ruleset = serializers.CharField()
+    ruleset_name = serializers.CharField()
+    rating = serializers.IntegerField()
+    games = serializers.IntegerField()
+    rank = serializers.IntegerField()
+    last_change = serializers.FloatField(allow_null=True)
+
+
+class PlayerRatingsSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    ratings = PlayerRatingSerializer(many=True)
+
+
+class SignedUpSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class WsTicketSerializer(serializers.Serializer):
+    ticket = serializers.CharField()
+    expires_in = serializers.IntegerField()
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+# ---- paging -----------------------------------------------------------------------------
+class LeaderboardPagination(LimitOffsetPagination):
+    """``?limit=`` 1 to 500 (default 100; out of range is clamped, as before paging) and
+    ``?offset=``; a value that is not a whole number is a 400, not a silent default."""
+
+    default_limit = 100
+    max_limit = 500
+
+    def _whole(self, request: Request, name: str, default: int) -> int:
+        raw = request.query_params.get(name)
+        if not raw:  # an empty value is an absent one, as in every view
+            return default
+        try:
+            return int(raw)
+        except ValueError as exc:
+            raise ServiceError("invalid", f"{name} must be a whole number.") from exc
+
+    def get_limit(self, request: Request) -> int:
+        return max(1, min(self._whole(request, self.limit_query_param, 100), self.max_limit))
+
+    def get_offset(self, request: Request) -> int:
+        return max(0, self._whole(request, self.offset_query_param, 0))
+
+
+# ---- schema fixes -----------------------------------------------------------------------
+class ObtainAuthTokenFix(OpenApiViewExtension):
+    """DRF's token view answers ``{"token"}``, not its request serializer (ours is a
+    throttled subclass of it)."""
+
+    target_class = "players.api.TokenObtain"
+    priority = 1  # over drf-spectacular's own, which documents the request as the answer
+
+    def view_replacement(self) -> type:
+        from rest_framework.authtoken.serializers import AuthTokenSerializer
+
+        class Fixed(self.target_class):
+            @extend_schema(
+                auth=[],  # open to anyone: the credentials are in the body
+                request=AuthTokenSerializer,
+                responses={200: TokenSerializer, **errors(400, 401, 403, 413, 415, 429)},
+            )
+            def post(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+                return super().post(request, *args, **kwargs)
+
+        return Fixed
