@@ -1,6 +1,6 @@
 """The read path. Game data leaves the server only through these functions:
 state through the ruleset's ``view`` and events through ``redact``."""
-# The audit page reads through games/audit_trail.py (which redacts through here).
+# The audit page reads through audit/trail.py (which redacts through here).
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ key id is inside every signed message, so a new key (rotation) never makes an ol
 signature ambiguous; retired public keys stay published (``SIGNING_RETIRED_KEYS``).
 
 The checking half (``checkpoint_problems``, ``fingerprint``, ``verify_signature``) is
-pure, for the Django-free audit (games/audit.py); the signing half reads the settings.
+pure, for the Django-free audit (audit/verification.py); the signing half reads the settings.
 """
 
 from __future__ import annotations

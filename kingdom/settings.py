@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games",
     "players",
     "bots",
+    "audit",
 ]
 
 MIDDLEWARE = [

@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games import audit_page, pages, rules_page
+from games import pages, rules_page
 from kingdom.ops import health, metrics
 from players import api as player_api
 from players import pages as player_pages
@@ -16,7 +16,8 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url="/static/favicon.svg", permanent=True)),
     path("", pages.lobby, name="lobby"),
     path("tables/<uuid:game_id>/", pages.table, name="table-page"),
-    path("tables/<uuid:game_id>/audit/", audit_page.audit, name="audit-page"),
+    # The audit page, and its API under api/tables/<id>/audit/.
+    path("", include("audit.urls")),
     path("rules/<str:ruleset>/", rules_page.rules, name="rules-page"),
     path("leaderboard/", player_pages.leaderboards, name="leaderboards"),
     path("leaderboard/<str:ruleset>/", player_pages.leaderboard, name="leaderboard"),

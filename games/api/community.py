@@ -1,4 +1,4 @@
-"""REST views for clocks (skip, expel), chat, moderation and the audit trail.
+"""REST views for clocks (skip, expel), chat and moderation (the audit trail: audit.api).
 
 They translate HTTP to services (writes) and selectors (reads), nothing more; the
 services check permissions again, so a view's permission class is only the first gate.
@@ -16,12 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import audit_trail, clocks, selectors, services
+from games import clocks, selectors, services
 from games.api import responses as answers
 from games.api import serializers
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE_ONE, WRITE_TABLE, errors
-from games.errors import Forbidden, NotFound
+from games.errors import NotFound
 from games.models import ModerationRecord, Report
 
 
@@ -306,17 +306,3 @@ class ModerationRecords(_Moderation):
                 ]
             }
         )
-
-
-# ---- audit ----------------------------------------------------------------------------
-class TableAuditTrail(APIView):
-    """The audit page's data: finished games for anyone, games in progress for staff."""
-
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(responses={200: answers.AuditReportSerializer, **READ_ONE})
-    def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.get_game(game_id)
-        if not audit_trail.may_audit(game, request.user):
-            raise Forbidden("forbidden", "A game in progress is audited by staff only.")
-        return Response(audit_trail.audit_report(game))

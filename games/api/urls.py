@@ -31,12 +31,7 @@ urlpatterns = [
     path("tables/<uuid:game_id>/legal/", views.TableLegal.as_view(), name="table-legal"),
     path("tables/<uuid:game_id>/events/", views.TableEvents.as_view(), name="table-events"),
     path("tables/<uuid:game_id>/view/", views.TableView.as_view(), name="table-view"),
-    path("tables/<uuid:game_id>/audit/", views.TableAudit.as_view(), name="table-audit"),
-    path(
-        "tables/<uuid:game_id>/audit/trail/",
-        community.TableAuditTrail.as_view(),
-        name="table-audit-trail",
-    ),
+    # tables/<id>/audit/ and tables/<id>/audit/trail/: audit.urls
     # clocks
     path("time-controls/", community.TimeControls.as_view(), name="time-controls"),
     path("tables/<uuid:game_id>/skip/", community.TableSkip.as_view(), name="table-skip"),

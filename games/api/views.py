@@ -294,9 +294,3 @@ class TableView(APIView):
         if game.head_seq == 0:
             return Response({"seq": 0, "state": None})
         return Response(selectors.view_at(game, seat, _parse_int(at, "at", game.head_seq)))
-
-
-class TableAudit(APIView):
-    @extend_schema(responses={200: answers.AuditSummarySerializer, **READ_ONE})
-    def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.audit_summary(selectors.get_game(game_id)))

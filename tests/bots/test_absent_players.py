@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from audit.stored import audit_game
 from games import selectors, services
 from games.errors import ServiceError
-from games.exports import audit
 from games.models import Game, GameEvent
 from tests.games.helpers import humans_table, pin_seed, to_act
 
@@ -44,7 +44,7 @@ def test_a_player_gone_too_long_at_a_table_of_bots_is_replaced_by_a_bot(make_use
     game.refresh_from_db()
     assert game.seats.get(user=ana).expelled
     assert game.status == Game.Status.FINISHED and game.outcome["ranking"][-1] == [seat]
-    assert audit(game).passed, audit(game).problems
+    assert audit_game(game).passed, audit_game(game).problems
 
 
 def test_the_others_may_skip_or_expel_a_player_gone_too_long(make_user, clock):
@@ -76,7 +76,7 @@ def test_the_others_may_skip_or_expel_a_player_gone_too_long(make_user, clock):
     game.refresh_from_db()
     assert game.seats.get(number=late).expelled
     assert "absent" not in selectors.game_view(game, None)["state"]
-    assert audit(game).passed, audit(game).problems
+    assert audit_game(game).passed, audit_game(game).problems
 
 
 def test_a_player_gone_too_long_who_moves_again_is_back(make_user, clock):
@@ -98,4 +98,4 @@ def test_a_player_gone_too_long_who_moves_again_is_back(make_user, clock):
     with pytest.raises(ServiceError) as err:
         services.game_expel(game_id=game.id, user=other, seat=late)
     assert err.value.code == "untimed"
-    assert audit(game).passed, audit(game).problems
+    assert audit_game(game).passed, audit_game(game).problems

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from audit.stored import audit_game
 from games import selectors, services
-from games.exports import audit
 from games.models import Game, GameEvent
 from tests.games.helpers import humans_table, pin_seed, to_act
 
@@ -72,7 +72,7 @@ def test_bots_skip_a_seat_out_of_time_then_expel_it_at_its_third_turn_out_of_tim
     assert game.seats.get(user=ana).expelled
     assert game.status == Game.Status.FINISHED, "the bots played the game out"
     assert game.outcome["ranking"][-1] == [seat]
-    assert audit(game).passed, audit(game).problems
+    assert audit_game(game).passed, audit_game(game).problems
 
 
 def test_a_player_back_in_time_plays_on_and_the_bots_wait(make_user, clock):

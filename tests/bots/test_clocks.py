@@ -9,10 +9,11 @@ from datetime import timedelta
 import pytest
 from django.db import connections
 
+from audit.exports import export_game, verify_export
+from audit.stored import audit_game
 from bots import tasks
 from games import clocks, selectors, services, store
 from games.errors import ServiceError
-from games.exports import audit, export_game, verify_export
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
 from tests.conftest import ON_POSTGRES, needs_postgres
@@ -292,7 +293,7 @@ def test_expel_hands_the_seat_to_a_bot_which_finishes_the_game(players, clock):
     assert game.status == Game.Status.FINISHED
     assert game.outcome["ranking"][-1] == [late], "the expelled player ranks last"
     assert not game.rating_changes.exists(), "a game with an expelled player is unrated"
-    assert audit(game).passed, audit(game).problems
+    assert audit_game(game).passed, audit_game(game).problems
 
 
 def test_expel_in_a_two_player_game_ends_it(players, clock):
@@ -320,7 +321,7 @@ def test_a_timed_game_with_timeouts_skips_and_expulsion_reexecutes(players, cloc
     services.game_expel(game_id=game.id, user=others[1], seat=late)
     game = play_out(game, others)
     assert game.status == Game.Status.FINISHED
-    verdict = audit(game)
+    verdict = audit_game(game)
     assert verdict.passed and verdict.reexecution_matches, verdict.problems
     types = set(GameEvent.objects.filter(game=game).values_list("type", flat=True))
     assert {"clock_pressed", "clock_expired", "turn_skipped", "seat_expelled"} <= types

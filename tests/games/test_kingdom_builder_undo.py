@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from audit.stored import audit_game
 from games import selectors, services
-from games.exports import audit
 from games.models import Game, GameEvent
 from tests.games.helpers import pin_seed, table_with_bots
 
@@ -33,7 +33,7 @@ def test_a_player_undoes_a_build_over_rest_and_the_audit_replays_it(api):
     after = client.get(f"{base}/view/").json()["state"]
     assert after["players"] == before["players"] and after["turn"] == before["turn"]
     game.refresh_from_db()
-    assert audit(game).passed, audit(game).problems
+    assert audit_game(game).passed, audit_game(game).problems
 
 
 def test_bots_play_a_kingdom_builder_table_with_undo_to_the_end_without_undoing(make_user):
@@ -43,5 +43,5 @@ def test_bots_play_a_kingdom_builder_table_with_undo_to_the_end_without_undoing(
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert not GameEvent.objects.filter(game=game, type="move_undone").exists()
-    assert audit(game).passed, audit(game).problems
+    assert audit_game(game).passed, audit_game(game).problems
     assert selectors.legal_commands(game, 0) == []

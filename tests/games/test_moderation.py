@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from games import audit_trail, services
+from audit import trail as audit_trail
+from audit.stored import audit_game
+from games import services
 from games.errors import ServiceError
-from games.exports import audit
 from games.models import ChatMessage, Game, GameEvent, ModerationRecord, Report, Snapshot
 from games.routing import websocket_urlpatterns
 from games.services.moderation import DISCONNECT, HOST_ACTION, close_streams
@@ -63,7 +64,7 @@ def test_a_kicked_players_seat_is_played_by_a_bot_and_the_game_finishes(trio, mo
     assert game.status == Game.Status.FINISHED
     assert GameEvent.objects.filter(game=game, actor=f"bot:{seat.number}").exists()
     assert game.outcome["ranking"][-1] == [seat.number]
-    assert audit(game).passed, audit(game).problems
+    assert audit_game(game).passed, audit_game(game).problems
 
 
 def test_kicking_from_an_open_table_frees_the_seat(trio, mod):
@@ -130,7 +131,7 @@ def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(f
     }
     staff_lines = [e for e in trail["timeline"] if e["actor"] == "staff:mod"]
     assert len(staff_lines) == 3
-    assert audit(Game.objects.get(pk=game.id)).passed
+    assert audit_game(Game.objects.get(pk=game.id)).passed
 
 
 def test_moderators_only(trio, make_user):
@@ -414,7 +415,7 @@ def test_the_admin_abort_action_appends_a_game_aborted_event_and_needs_a_reason(
     assert aborted.public["reason"] == "server fault"
     assert aborted.public["seed"] == game.seed, "the seed is revealed for the audit"
     assert record_of(Action.ABORT).event_seq == aborted.seq
-    assert audit(game).passed, audit(game).problems
+    assert audit_game(game).passed, audit_game(game).problems
 
 
 @pytest.mark.parametrize("who", ["moderator", "superuser"])

@@ -16,9 +16,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from audit.exports import export_game, verify_export
+from audit.stored import audit_game
 from games import selectors, services, signing
 from games.chain import GENESIS, record_hash
-from games.exports import audit, export_game, verify_export
 from games.models import Game, GameEvent, Snapshot
 from tests.conftest import TEST_SIGNING_KEY
 from tests.games.helpers import humans_table, to_act
@@ -177,7 +178,7 @@ def test_a_cut_tail_of_a_game_in_progress_is_found_by_the_audit_and_offline(in_p
     Game.objects.filter(pk=in_progress.pk).update(head_seq=cut_to)
     game = Game.objects.get(pk=in_progress.pk)
 
-    verdict = audit(game)
+    verdict = audit_game(game)
     assert verdict.chain_intact and verdict.fields_match and verdict.replay_matches
     assert not verdict.passed and verdict.signatures_valid is False
     assert f"the server signed event {last_signed} but the log ends at event {cut_to}" in (
@@ -265,7 +266,7 @@ def test_the_audit_checks_the_stored_signatures(finished, capsys):
         Snapshot.objects.filter(pk=snapshot.pk).update(
             signature=base64.b64encode(b"1" * 64).decode()
         )
-    verdict = audit(finished)
+    verdict = audit_game(finished)
     assert not verdict.passed and verdict.signatures_valid is False
     with pytest.raises(CommandError):
         call_command("audit_game", str(finished.id))

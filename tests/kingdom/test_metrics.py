@@ -10,10 +10,10 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 from prometheus_client import REGISTRY
 
+from audit.stored import audit_game
 from bots import tasks
 from games import services
 from games.errors import ServiceError
-from games.exports import audit
 from games.models import Game, Snapshot
 from kingdom.asgi import application
 from tests.games.helpers import humans_table, play_out, table_with_bots
@@ -143,11 +143,11 @@ def test_a_failed_audit_is_counted_and_a_passed_one_is_not(players):
     services.game_resign(game_id=game.id, user=players[1])
     game.refresh_from_db()
     failures = sample("kingdom_audit_failures_total")
-    assert audit(game).passed
+    assert audit_game(game).passed
     assert sample("kingdom_audit_failures_total") == failures
     snapshot = Snapshot.objects.get(game=game, seq=game.head_seq)
     snapshot.state["resigned"] = [*snapshot.state["resigned"], 7]
     with triggers_disabled("games_snapshot"):  # snapshots are append-only on PostgreSQL
         snapshot.save(update_fields=["state"])
-    assert not audit(game).passed
+    assert not audit_game(game).passed
     assert sample("kingdom_audit_failures_total") == failures + 1

@@ -1,23 +1,24 @@
-"""The audit page of one game: ``/tables/<id>/audit/`` (data from games.audit_trail)."""
+"""The audit page of one game: ``/tables/<id>/audit/`` (data from audit.trail)."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games import audit_trail, selectors
+from audit import trail
+from games import selectors
 from games.errors import NotFound
 
 
-def audit(request: HttpRequest, game_id: str) -> HttpResponse:
+def audit_page(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         game = selectors.get_game(game_id)
     except NotFound:
         return render(request, "games/missing.html", status=404)
-    if not audit_trail.may_audit(game, request.user):
+    if not trail.may_audit(game, request.user):
         context = {"game": game}
-        return render(request, "games/audit_closed.html", context, status=403)
-    report = audit_trail.audit_report(game)
+        return render(request, "audit/audit_closed.html", context, status=403)
+    report = trail.audit_report(game)
     config = {
         "game_id": str(game.id),
         "ruleset": game.ruleset,
@@ -25,4 +26,4 @@ def audit(request: HttpRequest, game_id: str) -> HttpResponse:
         "names": {str(s["seat"]): s["name"] for s in report["seats"] if s["seat"] is not None},
     }
     context = {"game": game, "report": report, "audit_config": config}
-    return render(request, "games/audit.html", context)
+    return render(request, "audit/audit.html", context)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.exports import export_game, started_game
+from audit.exports import export_game, started_game
 
 
 class Command(BaseCommand):

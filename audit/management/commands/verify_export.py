@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.exports import verify_export
+from audit.exports import verify_export
 from games.signing import keys_from_text
 
 

@@ -25,11 +25,12 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test import override_settings
 
+from audit.exports import export_game, verify_export
+from audit.management.commands import audit_game as audit_game_command
+from audit.stored import audit_game
+from audit.verification import EXPORT_FIELDS, RECORD_FIELDS
 from games import services
-from games.audit import EXPORT_FIELDS, RECORD_FIELDS
 from games.chain import GENESIS, record_hash
-from games.exports import audit, export_game, verify_export
-from games.management.commands import audit_game
 from games.models import Game, GameEvent, Snapshot
 from games.store import state_cache
 from tests.conftest import ON_POSTGRES
@@ -121,7 +122,7 @@ def tamper_final_snapshot(game: Game) -> None:
 # ---- stored games ---------------------------------------------------------------------
 @db
 def test_a_finished_game_passes_every_check(finished_game):
-    verdict = audit(finished_game)
+    verdict = audit_game(finished_game)
     assert verdict.passed, verdict.problems
     assert verdict.chain_intact and verdict.fields_match and verdict.replay_matches
     assert verdict.final_state_matches is True and verdict.reexecution_matches is True
@@ -129,14 +130,14 @@ def test_a_finished_game_passes_every_check(finished_game):
 
 @db
 def test_a_game_in_progress_is_audited_without_the_seed(players):
-    verdict = audit(game_in_progress(players))
+    verdict = audit_game(game_in_progress(players))
     assert verdict.passed, verdict.problems
     assert verdict.reexecution_matches is None and verdict.final_state_matches is None
 
 
 @db
 def test_an_aborted_game_is_reexecuted_and_matches_its_final_snapshot(players):
-    verdict = audit(aborted_game(players))
+    verdict = audit_game(aborted_game(players))
     assert verdict.passed, verdict.problems
     assert verdict.reexecution_matches is True and verdict.final_state_matches is True
 
@@ -145,7 +146,7 @@ def test_an_aborted_game_is_reexecuted_and_matches_its_final_snapshot(players):
 def test_tampering_with_the_final_snapshot_fails_the_audit_and_names_it(players, capsys):
     game = resigned_game(players)
     tamper_final_snapshot(game)
-    verdict = audit(game)
+    verdict = audit_game(game)
     assert not verdict.passed and verdict.final_state_matches is False
     assert f"final snapshot at event {game.head_seq}" in problems(verdict)
     with pytest.raises(CommandError):
@@ -161,7 +162,7 @@ def test_tampering_with_the_final_snapshot_fails_the_audit_and_names_it(players,
 def test_tampering_with_a_stored_game_field_is_detected_and_named(players, field, value):
     game = resigned_game(players)
     Game.objects.filter(pk=game.pk).update(**{field: value})
-    verdict = audit(Game.objects.get(pk=game.pk))
+    verdict = audit_game(Game.objects.get(pk=game.pk))
     assert not verdict.passed and not verdict.fields_match
     assert f"'{field}'" in problems(verdict)
 
@@ -176,7 +177,7 @@ def test_tampering_with_a_stored_event_row_is_detected(players):
         cursor.execute("UPDATE games_gameevent SET actor = %s WHERE id = %s", ["seat:9", row.id])
         if ON_POSTGRES:
             cursor.execute("ALTER TABLE games_gameevent ENABLE TRIGGER games_event_append_only")
-    verdict = audit(game)
+    verdict = audit_game(game)
     assert not verdict.chain_intact
     assert f"event {row.seq}" in verdict.problems[0]
     with pytest.raises(CommandError):
@@ -220,7 +221,7 @@ def test_audit_game_all_audits_in_worker_processes_with_a_progress_bar(
 ):
     """The workers get each game's records from this process and never touch the
     database, so this runs on pytest's in-memory SQLite as well as on PostgreSQL."""
-    monkeypatch.setattr(audit_game, "ProcessPoolExecutor", RecordingPool)
+    monkeypatch.setattr(audit_game_command, "ProcessPoolExecutor", RecordingPool)
     RecordingPool.made = []
     more = [make_user("cy"), make_user("di")]
     over = [resigned_game(players), aborted_game(more)]

@@ -1,13 +1,13 @@
-"""A game's whole history as one JSON document, and its verification without a database."""
+"""A game's whole history as one JSON document, and its verification without a database
+(the audit of a game in the database is audit.stored)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from audit.verification import EXPORT_FORMAT, Verdict, verify_document
 from games import signing, store
-from games.audit import EXPORT_FORMAT, Verdict, verify_document
 from games.models import Game, GameEvent, Snapshot
-from kingdom.ops import metrics
 
 FORMAT = EXPORT_FORMAT
 
@@ -17,7 +17,7 @@ def export_game(game: Game) -> dict[str, Any]:
     and the server's signed checkpoints with the public keys that signed them.
 
     Every field besides ``events`` and the signatures repeats a fact of the hash-chained
-    events, and ``verify_export`` checks that it does (games.audit.EXPORT_FIELDS).
+    events, and ``verify_export`` checks that it does (audit.verification.EXPORT_FIELDS).
     """
     rows = GameEvent.objects.filter(game=game).order_by("seq")
     return {
@@ -59,28 +59,6 @@ def verify_export(
     are the keys trusted; without them, the keys the export embeds whose fingerprint is
     their id, only those in ``pinned`` if given (see games.signing)."""
     return verify_document(document, keys=keys, pinned=pinned)
-
-
-def audit_case(game: Game) -> dict[str, Any]:
-    """What an audit of a stored game needs, read from the database in one place: the
-    export, the snapshots and the head seq (picklable, for worker processes)."""
-    return {
-        "document": export_game(game),
-        "snapshots": {s.seq: s.state for s in Snapshot.objects.filter(game=game)},
-        "head_seq": game.head_seq,
-        "keys": signing.published_keys(),
-    }
-
-
-@metrics.counted_audit
-def audit(game: Game) -> Verdict:
-    """The full audit of a stored game: the game's fields against its log, the chain,
-    replay against every snapshot (the final one too), re-execution once over, and every
-    checkpoint's signature against the keys the server publishes."""
-    case = audit_case(game)
-    return verify_document(
-        case["document"], snapshots=case["snapshots"], head_seq=game.head_seq, keys=case["keys"]
-    )
 
 
 def started_game(game_id: str, doing: str) -> Game:

@@ -15,8 +15,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from audit.stored import audit_game
 from games import selectors
-from games.exports import audit
 from games.models import Game, ModerationRecord
 from games.rules import get_ruleset
 
@@ -61,7 +61,7 @@ def audit_report(game: Game) -> dict[str, Any]:
         "outcome": game.outcome,
         "seats": selectors.seats_json(game),
         # Re-execution with the seed runs only once the seed is revealed (game over).
-        "verdict": audit(game).as_json() if game.head_seq else None,
+        "verdict": audit_game(game).as_json() if game.head_seq else None,
         "timeline": selectors.events_after(game, None, 0, limit=1_000_000),
         "moderation": moderation_of(game),
     }

@@ -8,12 +8,12 @@ Three checks, as an auditor would run them:
 3. for a game that is over, the revealed seed matches the commitment published in
    ``table_started`` and re-running setup and every recorded command with it, at its
    recorded time, yields the recorded events exactly (so the clocks, and every timeout,
-   follow from the recorded times too);
+   follow from the recorded times too; audit.reexecution);
 4. every checkpoint the server signed (games/signing.py) is valid under a trusted key and
    names an event of the log with the hash signed, and a game that is over is signed at
    its end: a log cut short, or rewritten with every hash recomputed, fails here.
 
-Everything here is pure: ``verify_document`` takes an export (``games.exports``) and the
+Everything here is pure: ``verify_document`` takes an export (``audit.exports``) and the
 stored snapshots, so worker processes of ``audit_game --all`` need no database.
 """
 
@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from games import clocks, signing
+from audit.reexecution import reexecute
+from games import signing
 from games import table as tables
-from games.chain import FIELDS, canonical, first_broken_link, seed_commitment
+from games.chain import FIELDS, canonical, first_broken_link
 from games.rules import get_ruleset
-from games.rules.base import Event, IllegalCommand
+from games.rules.base import Event
 
 EXPORT_FORMAT = "kingdom-game-export/2"
 # Every top-level field of an export; each is checked against the hash-chained events.
@@ -112,28 +112,6 @@ def _event(record: dict[str, Any]) -> Event:
     )
 
 
-def _stored(event: Event) -> dict[str, Any]:
-    return json.loads(
-        json.dumps(
-            {
-                "type": event.type,
-                "public": event.public,
-                "private": {str(s): d for s, d in event.private.items()},
-            }
-        )
-    )
-
-
-def _batches(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    batches: list[list[dict[str, Any]]] = []
-    for record in records:
-        if record["command"] is not None or not batches:
-            batches.append([record])
-        else:
-            batches[-1].append(record)
-    return batches
-
-
 def verify_document(
     document: Any,
     *,
@@ -142,7 +120,7 @@ def verify_document(
     keys: dict[str, str] | None = None,
     pinned: set[str] | None = None,
 ) -> Verdict:
-    """Verify an export (``games.exports.export_game``): any changed byte fails.
+    """Verify an export (``audit.exports.export_game``): any changed byte fails.
 
     ``snapshots`` (seq -> state) and ``head_seq`` come with an audit of a stored game.
     ``keys`` (key id -> public key) are the signing keys trusted; without them, the
@@ -334,7 +312,7 @@ def verify(
             verdict.replay_matches = False
             verdict.problems.append("replayed outcome differs from the recorded outcome")
     if seed is not None:
-        verdict.reexecution_matches = _reexecute(rules, records, seed, verdict)
+        verdict.reexecution_matches = reexecute(rules, records, seed, verdict.problems)
     return verdict
 
 
@@ -350,50 +328,3 @@ def verify_case(case: dict[str, Any]) -> dict[str, Any]:
         head_seq=case["head_seq"],
         keys=case["keys"],
     ).as_json()
-
-
-def _reexecute(rules, records, seed: str, verdict: Verdict) -> bool:
-    batches = _batches(records)
-    if not batches or batches[0][0]["type"] != tables.GAME_STARTED:
-        verdict.problems.append("the log does not begin with table_started")
-        return False
-    started = batches[0][0]["public"]
-    if seed_commitment(seed) != started.get("seed_commitment"):
-        verdict.problems.append("the revealed seed does not match the published commitment")
-        return False
-    table = None
-    head = 0
-    for batch in batches:
-        command, actor = batch[0]["command"] or {}, batch[0]["actor"]
-        try:
-            now_ms = clocks.ms_of(datetime.fromisoformat(batch[0]["recorded_at"]))
-            if command.get("type") == tables.START:
-                players = tables.seat_players(command["joined"], seed)
-                events = tables.start_events(
-                    rules,
-                    started["options"],
-                    players,
-                    seed,
-                    started["seed_commitment"],
-                    time_control=command.get("time_control"),
-                    now_ms=now_ms,
-                )
-                table = tables.fold(rules, events)
-            else:
-                kind, _, who = actor.partition(":")
-                seat = int(who) if kind in {"seat", "bot"} else None
-                events = tables.command_events(
-                    rules, table, seed, head, seat, command, actor_kind=kind, now_ms=now_ms
-                )
-        except (IllegalCommand, KeyError, TypeError, ValueError, AssertionError) as exc:
-            verdict.problems.append(f"command at event {batch[0]['seq']} refused: {exc!r}")
-            return False
-        produced = [_stored(e) for e in events]
-        recorded = [{k: r[k] for k in ("type", "public", "private")} for r in batch]
-        if canonical(produced) != canonical(recorded):
-            verdict.problems.append(
-                f"re-running the command at event {batch[0]['seq']} gives different events"
-            )
-            return False
-        head += len(batch)
-    return True

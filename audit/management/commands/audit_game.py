@@ -13,8 +13,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from games.audit import verify_case
-from games.exports import audit_case, started_game
+from audit.exports import started_game
+from audit.stored import audit_case
+from audit.verification import verify_case
 from games.models import Game
 
 # Below this many games, starting worker processes costs more than it saves.
