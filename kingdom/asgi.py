@@ -13,13 +13,14 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from kingdom.ops.metrics import count_sockets  # noqa: E402
+from kingdom.ops.request_threads import reused_threads  # noqa: E402
 from players.tickets import TicketAuthMiddleware  # noqa: E402
 
 router = URLRouter(websocket_urlpatterns)
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": reused_threads(django_asgi_app),
         # Browsers: an allowed Origin and the session cookie. API clients: ?ticket=
         # (players/tickets.py), which is the user, once.
         "websocket": count_sockets(
