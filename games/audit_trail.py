@@ -11,13 +11,14 @@ as it does for every reader (``selectors.reveals_all``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
 from games import selectors
 from games.exports import audit
-from games.models import Game, ModerationRecord
+from games.models import Game
 from games.rules import get_ruleset
 
 
@@ -28,19 +29,13 @@ def may_audit(game: Game, user: AbstractBaseUser | None) -> bool:
     return bool(user is not None and user.is_authenticated and user.is_active and user.is_staff)
 
 
+# Who tells the audit what moderators did to a game: the community app, which keeps the
+# record, sets this in its AppConfig.ready() (games imports nothing from it).
+moderation_source: Callable[[Game], list[dict[str, Any]]] | None = None
+
+
 def moderation_of(game: Game) -> list[dict[str, Any]]:
-    records = ModerationRecord.objects.filter(game=game).order_by("created_at", "id")
-    return [
-        {
-            "action": r.action,
-            "action_text": r.get_action_display(),
-            "moderator": r.moderator_name,
-            "reason": r.reason,
-            "event_seq": r.event_seq,
-            "created_at": r.created_at.isoformat(),
-        }
-        for r in records
-    ]
+    return moderation_source(game) if moderation_source is not None else []
 
 
 def audit_report(game: Game) -> dict[str, Any]:

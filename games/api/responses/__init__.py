@@ -1,12 +1,11 @@
 """What the REST API answers, for the OpenAPI schema: one serializer per response shape,
-by concern (errors, tables, community, players).
+by concern (errors, tables, players; chat and moderation: community.api.responses).
 
 The views build their JSON in games.selectors (and players.ratings); these serializers
 only describe it, so the schema tells clients the truth. tests/games/api/test_responses.py
 calls the views and checks the answers against the schema.
 """
 
-from games.api.responses.community import *  # noqa: F403
 from games.api.responses.errors import *  # noqa: F403
 from games.api.responses.errors import empty_query_values_allowed, errors  # noqa: F401
 from games.api.responses.players import *  # noqa: F403
