@@ -1,7 +1,7 @@
 """API credentials: obtain and revoke a token, and a ticket to open a WebSocket with.
 
 Sign-up (``players.views.SignupApi``) gives the first token. A ban deletes the account's
-tokens (``games.services.moderation.ban_account``), so lifting it later does not bring an
+tokens (``community.services.moderation.ban_account``), so lifting it later does not bring an
 old token back: the player asks for a new one.
 """
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from community import services as community_services
 from games import services, store
 from games.models import Game
 from players import ratings
@@ -179,7 +180,7 @@ def test_ratings_for_a_player_feed_the_profile(rated):
 def test_banned_players_leave_the_leaderboard(rated, make_user):
     users, winner = rated
     mod = make_moderator(make_user("mod"))
-    services.ban_account(player=winner, moderator=mod, reason="cheating")
+    community_services.ban_account(player=winner, moderator=mod, reason="cheating")
     names = [p["username"] for p in ratings.leaderboard("kingdoms")]
     assert winner.username not in names
 
