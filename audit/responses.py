@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from community.models import ModerationRecord
 from games.api.responses import EventSerializer, TableSeatSerializer
-from games.models import Game, ModerationRecord
+from games.models import Game
 
 
 class AuditSummarySerializer(serializers.Serializer):

@@ -16,8 +16,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from audit.stored import audit_game
+from community.selectors import moderation_of
 from games import selectors
-from games.models import Game, ModerationRecord
+from games.models import Game
 from games.rules import get_ruleset
 
 
@@ -26,21 +27,6 @@ def may_audit(game: Game, user: AbstractBaseUser | None) -> bool:
     if game.is_over:
         return True
     return bool(user is not None and user.is_authenticated and user.is_active and user.is_staff)
-
-
-def moderation_of(game: Game) -> list[dict[str, Any]]:
-    records = ModerationRecord.objects.filter(game=game).order_by("created_at", "id")
-    return [
-        {
-            "action": r.action,
-            "action_text": r.get_action_display(),
-            "moderator": r.moderator_name,
-            "reason": r.reason,
-            "event_seq": r.event_seq,
-            "created_at": r.created_at.isoformat(),
-        }
-        for r in records
-    ]
 
 
 def audit_report(game: Game) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The Django admin: games (read-only; moderators abort), seats (moderators kick), the
-event log (read-only, public data only), snapshots. Chat, the report queue and the
-moderation records are in games/admin_moderation.py."""
+event log (read-only, public data only), snapshots. Chat, the report queue, mutes and
+the moderation records are in community/admin.py."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games import services
-from games.admin_moderation import ModeratorAccess, game_links, with_reason
+from games.admin_actions import ModeratorAccess, game_links, with_reason
 from games.models import Game, GameEvent, Seat, Snapshot
 
 

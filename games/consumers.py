@@ -1,4 +1,4 @@
-"""WebSocket consumers: the game stream, the table chat and the lobby stream.
+"""WebSocket consumers: the game stream and the lobby stream (chat: community).
 
 A group message only says "the head moved"; each consumer then sends the events after the
 last seq it sent, redacted for its own viewer (computed once per audience and head in the
@@ -12,12 +12,10 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from django.contrib.auth import get_user_model
 
-from games import fanout, publish, selectors, services
+from games import fanout, publish, selectors
 from games.errors import ServiceError
 from games.socket_input import GuardedJsonConsumer
-from players import throttles
 
 
 class GameConsumer(GuardedJsonConsumer):
@@ -103,84 +101,6 @@ class GameConsumer(GuardedJsonConsumer):
             await self.send(text_data=news.frame)
         if news.last_seq is not None:
             self.sent_seq = news.last_seq
-
-
-class ChatConsumer(GuardedJsonConsumer):
-    """``/ws/games/<id>/chat/``: anyone may read; a logged-in player may ``say`` and
-    ``report``. Group messages carry only a message id: the line is read back from the
-    store, so a line hidden meanwhile is never sent."""
-
-    async def connect(self) -> None:
-        publish.remember_server_loop()
-        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
-        try:
-            history = await self._history()
-        except ServiceError:
-            await self.close(code=4404)
-            return
-        self.group = publish.chat_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_json({"type": "history", "messages": history})
-
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        kind = content.get("type") if isinstance(content, dict) else None
-        try:
-            if kind == "say":
-                await self._say(content.get("body"))
-            elif kind == "report":
-                report = await self._report(content.get("message"), content.get("reason", ""))
-                await self.send_json({"type": "reported", "message": report})
-            elif kind == "ping":
-                await self.send_json({"type": "pong"})
-            else:
-                await self.send_json(
-                    {"type": "error", "code": "unknown_message", "message": "Send say or report."}
-                )
-        except ServiceError as exc:
-            await self.send_json({"type": "error", **exc.as_json()})
-
-    async def chat_posted(self, message: dict[str, Any]) -> None:
-        line = await self._line(message["message"])
-        if line is not None and not line["hidden"]:
-            await self.send_json({"type": "message", "message": line})
-
-    async def chat_hidden(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "hidden", "message": message["message"]})
-
-    def _user(self) -> Any:
-        """A fresh copy of the connected user: a ban applies at once."""
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            return None
-        return get_user_model().objects.filter(pk=user.pk).first()
-
-    @database_sync_to_async
-    def _history(self) -> list[dict[str, Any]]:
-        return selectors.chat_history(selectors.get_game(self.game_id))
-
-    @database_sync_to_async
-    def _say(self, body: Any) -> None:
-        user = self._user()
-        if user is not None:  # the same limit as posting through the REST API
-            throttles.refuse_if_throttled("chat", user)
-        services.chat_post(game_id=self.game_id, user=user, body=body)
-
-    @database_sync_to_async
-    def _report(self, message_id: Any, reason: Any) -> int:
-        if not isinstance(message_id, int):
-            raise ServiceError("bad_message", "Name the message by its id.")
-        user = self._user()
-        return services.chat_report(message_id=message_id, user=user, reason=str(reason)).pk
-
-    @database_sync_to_async
-    def _line(self, message_id: int) -> dict[str, Any] | None:
-        message = selectors.chat_message(message_id)
-        return selectors.chat_message_json(message) if message else None
 
 
 class LobbyConsumer(GuardedJsonConsumer):

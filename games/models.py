@@ -45,6 +45,9 @@ class Game(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "ruleset"])]
+        # "games.moderate": kept on Game when the moderation models moved to community,
+        # so the permission's name (and every grant of it) stays as it was.
+        permissions = [("moderate", "Can moderate: hide, mute, kick, abort, ban, handle reports")]
 
     def __str__(self) -> str:
         return f"{self.ruleset} {str(self.id)[:8]} ({self.status})"
@@ -163,108 +166,3 @@ class Snapshot(models.Model):
     class Meta:
         ordering = ["game", "-seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_snapshot_seq")]
-
-
-class ChatMessage(models.Model):
-    """A line of a table's chat. Hidden by a moderator: kept (for the record), never sent."""
-
-    game = models.ForeignKey(Game, related_name="chat", on_delete=models.CASCADE)
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    body = models.CharField(max_length=500)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    hidden = models.BooleanField(default=False)
-
-    class Meta:
-        ordering = ["game", "created_at", "id"]
-
-    def __str__(self) -> str:
-        return f"{self.author} at {str(self.game_id)[:8]}: {self.body[:40]}"
-
-
-class Report(models.Model):
-    """A player's report of a chat message: the moderation queue's items."""
-
-    class Status(models.TextChoices):
-        OPEN = "open", "open"
-        RESOLVED = "resolved", "resolved"
-        DISMISSED = "dismissed", "dismissed"
-
-    message = models.ForeignKey(ChatMessage, related_name="reports", on_delete=models.CASCADE)
-    reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, related_name="reports_made", on_delete=models.CASCADE
-    )
-    reason = models.CharField(max_length=500, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(auto_now_add=True)
-    handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        related_name="reports_handled",
-        on_delete=models.SET_NULL,
-    )
-    handled_at = models.DateTimeField(null=True, blank=True)
-    note = models.CharField(max_length=500, blank=True)
-
-    class Meta:
-        ordering = ["status", "created_at"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["message", "reporter"],
-                condition=models.Q(status="open"),
-                name="one_open_report_per_reporter",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"report {self.pk} ({self.status}) of message {self.message_id}"
-
-
-class ModerationRecord(models.Model):
-    """Who did what to whom, when and why. Written by games.services.moderation only;
-    never changed. Actions on a game also append an event to its log (``event_seq``)."""
-
-    class Action(models.TextChoices):
-        HIDE_MESSAGE = "hide_message", "hid a chat message"
-        MUTE = "mute", "muted a player"
-        UNMUTE = "unmute", "lifted a mute"
-        KICK = "kick", "removed a player from a table"
-        ABORT = "abort", "aborted a game"
-        BAN = "ban", "banned an account"
-        UNBAN = "unban", "lifted a ban"
-        RESOLVE_REPORT = "resolve_report", "resolved a report"
-        DISMISS_REPORT = "dismiss_report", "dismissed a report"
-        DISCONNECT = "disconnect", "closed a game's live connections"
-        HOST_ACTION = "host_action", "acted as another table's host"
-
-    action = models.CharField(max_length=20, choices=Action.choices)
-    moderator = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        related_name="moderation_done",
-        on_delete=models.SET_NULL,
-    )
-    # Kept even if the moderator's account is deleted later.
-    moderator_name = models.CharField(max_length=150)
-    reason = models.CharField(max_length=500, blank=True)
-    target_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        related_name="moderation_received",
-        on_delete=models.SET_NULL,
-    )
-    game = models.ForeignKey(
-        Game, null=True, blank=True, related_name="moderation", on_delete=models.SET_NULL
-    )
-    message = models.ForeignKey(ChatMessage, null=True, blank=True, on_delete=models.SET_NULL)
-    report = models.ForeignKey(Report, null=True, blank=True, on_delete=models.SET_NULL)
-    event_seq = models.PositiveIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        permissions = [("moderate", "Can moderate: hide, mute, kick, abort, ban, handle reports")]
-
-    def __str__(self) -> str:
-        return f"{self.moderator_name} {self.get_action_display()} ({self.created_at:%Y-%m-%d})"

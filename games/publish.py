@@ -1,6 +1,6 @@
 """Telling live connections that something changed (called after commit only).
 
-Messages carry no game data, only the new head seq (chat: only a message id): each
+Messages carry no game data, only the new head seq (chat: community/publish.py): each
 consumer then reads the events after its own last seq through the one redaction path.
 A lost message costs nothing but latency: the next one (or the client's gap check)
 catches up by seq.
@@ -33,11 +33,8 @@ def game_group(game_id: uuid.UUID | str) -> str:
     return f"game.{game_id}"
 
 
-def chat_group(game_id: uuid.UUID | str) -> str:
-    return f"chat.{game_id}"
-
-
-def _send(group: str, message: dict[str, Any]) -> None:
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Also for other apps' groups (community's chat): one layer, one loop handling."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -52,22 +49,13 @@ def _send(group: str, message: dict[str, Any]) -> None:
 
 
 def game_advanced(game_id: uuid.UUID, head_seq: int) -> None:
-    _send(game_group(game_id), {"type": "game.advanced", "head": head_seq})
+    send_to_group(game_group(game_id), {"type": "game.advanced", "head": head_seq})
 
 
 def lobby_changed(game_id: uuid.UUID) -> None:
-    _send(LOBBY_GROUP, {"type": "lobby.changed", "game": str(game_id)})
-
-
-def chat_posted(game_id: uuid.UUID, message_id: int) -> None:
-    """Chat consumers read the message back from the store (it may be hidden meanwhile)."""
-    _send(chat_group(game_id), {"type": "chat.posted", "message": message_id})
-
-
-def chat_hidden(game_id: uuid.UUID, message_id: int) -> None:
-    _send(chat_group(game_id), {"type": "chat.hidden", "message": message_id})
+    send_to_group(LOBBY_GROUP, {"type": "lobby.changed", "game": str(game_id)})
 
 
 def streams_closed(game_id: uuid.UUID) -> None:
     """Ask every socket of a game to close (clients reconnect and catch up by seq)."""
-    _send(game_group(game_id), {"type": "game.closed"})
+    send_to_group(game_group(game_id), {"type": "game.closed"})

@@ -19,7 +19,7 @@ from games import clocks, store
 from games import table as tables
 from games.chain import first_broken_link
 from games.errors import NotFound
-from games.models import ChatMessage, Game, GameEvent, Seat
+from games.models import Game, GameEvent, Seat
 from games.rules import get_ruleset
 
 
@@ -356,34 +356,3 @@ def audit_summary(game: Game) -> dict[str, Any]:
         "seed_commitment": game.seed_commitment,
         "seed": game.revealed_seed,
     }
-
-
-# ---- chat ---------------------------------------------------------------------------
-CHAT_HISTORY = 100
-
-
-def chat_message_json(message: ChatMessage) -> dict[str, Any]:
-    """A chat line as everyone sees it; a hidden one keeps only its id (clients drop it)."""
-    if message.hidden:
-        return {"id": message.pk, "hidden": True}
-    return {
-        "id": message.pk,
-        "author": message.author.username,
-        "body": message.body,
-        "created_at": message.created_at.isoformat(),
-        "hidden": False,
-    }
-
-
-def chat_history(game: Game, limit: int = CHAT_HISTORY) -> list[dict[str, Any]]:
-    """The last ``limit`` visible messages of a table, oldest first."""
-    rows = (
-        ChatMessage.objects.filter(game=game, hidden=False)
-        .select_related("author")
-        .order_by("-created_at", "-id")[:limit]
-    )
-    return [chat_message_json(m) for m in reversed(list(rows))]
-
-
-def chat_message(message_id: int) -> ChatMessage | None:
-    return ChatMessage.objects.select_related("author").filter(pk=message_id).first()

@@ -11,9 +11,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.routing import websocket_urlpatterns  # noqa: E402
 from kingdom.ops.metrics import count_sockets  # noqa: E402
 from kingdom.ops.request_threads import reused_threads  # noqa: E402
+from kingdom.routing import websocket_urlpatterns  # noqa: E402
 from players.tickets import TicketAuthMiddleware  # noqa: E402
 
 router = URLRouter(websocket_urlpatterns)

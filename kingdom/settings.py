@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "channels",
     "games",
     "players",
+    "community",
     "bots",
     "audit",
 ]
@@ -291,7 +292,7 @@ SPECTACULAR_SETTINGS = {
     # Tables and chat reports both have a "status": name the two enums apart.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
-        "ReportStatusEnum": "games.models.Report.Status",
+        "ReportStatusEnum": "community.models.Report.Status",
     },
     # The API's clients send JSON; DRF's form and multipart parsers stay undocumented.
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],

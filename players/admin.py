@@ -10,9 +10,11 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games import services
-from games.admin_moderation import ModeratorAccess, MuteForm, mute_users, with_reason
-from players.models import Mute, Rating, RatingChange
+from community import services
+from community.admin import MuteForm, mute_users
+from games import services as game_services
+from games.admin_actions import ModeratorAccess, with_reason
+from players.models import Rating, RatingChange
 
 User = get_user_model()
 
@@ -23,13 +25,13 @@ class PlayerAdmin(UserAdmin):
     actions = ["ban_accounts", "lift_bans", "mute_players", "unmute_players"]
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
-        return services.can_moderate(request.user)
+        return game_services.can_moderate(request.user)
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return services.can_moderate(request.user) or super().has_module_permission(request)
+        return game_services.can_moderate(request.user) or super().has_module_permission(request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return services.can_moderate(request.user) or super().has_view_permission(request, obj)
+        return game_services.can_moderate(request.user) or super().has_view_permission(request, obj)
 
     @admin.action(
         description="Ban the selected accounts (bots take their seats)", permissions=["moderate"]
@@ -101,12 +103,3 @@ class RatingChangeAdmin(ModeratorAccess, admin.ModelAdmin):
     list_filter = ("ruleset",)
     search_fields = ("user__username", "game__id")
     readonly_fields = ("game", "user", "ruleset", "place", "before", "after", "created_at")
-
-
-@admin.register(Mute)
-class MuteAdmin(ModeratorAccess, admin.ModelAdmin):
-    """Read-only: mutes are given and lifted with the actions on players and messages."""
-
-    list_display = ("user", "until", "lifted_at", "reason", "created_by", "created_at")
-    search_fields = ("user__username", "reason")
-    readonly_fields = ("user", "until", "lifted_at", "reason", "created_by", "created_at")

@@ -1,10 +1,9 @@
-"""Players are Django users; here are their ratings and mutes."""
+"""Players are Django users; here are their ratings (mutes: community.models)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
 START_RATING = 1500.0
 
@@ -51,28 +50,3 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
-
-
-class Mute(models.Model):
-    """A player may not chat until ``until`` (None: until a moderator lifts it)."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, related_name="mutes", on_delete=models.CASCADE
-    )
-    until = models.DateTimeField(null=True, blank=True)
-    lifted_at = models.DateTimeField(null=True, blank=True)
-    reason = models.CharField(max_length=500, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, related_name="+", on_delete=models.SET_NULL
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    @classmethod
-    def active(cls) -> models.QuerySet[Mute]:
-        now = timezone.now()
-        return cls.objects.filter(lifted_at__isnull=True).filter(
-            models.Q(until__isnull=True) | models.Q(until__gt=now)
-        )

@@ -46,26 +46,5 @@ class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=7)
 
 
-class KickSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    reason = serializers.CharField(max_length=500)
-
-
 class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500)
-
-
-class MuteSerializer(ReasonSerializer):
-    minutes = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
-
-
-class ChatPostSerializer(serializers.Serializer):
-    body = serializers.CharField(max_length=500, trim_whitespace=True)
-
-
-class ReportSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500, allow_blank=True, default="")
-
-
-class NoteSerializer(serializers.Serializer):
-    note = serializers.CharField(max_length=500, allow_blank=True, default="")

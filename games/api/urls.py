@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import community, keys, views
+from games.api import clocks, keys, views
 
 urlpatterns = [
     path("rulesets/", views.RulesetList.as_view(), name="rulesets"),
@@ -33,31 +33,9 @@ urlpatterns = [
     path("tables/<uuid:game_id>/view/", views.TableView.as_view(), name="table-view"),
     # tables/<id>/audit/ and tables/<id>/audit/trail/: audit.urls
     # clocks
-    path("time-controls/", community.TimeControls.as_view(), name="time-controls"),
-    path("tables/<uuid:game_id>/skip/", community.TableSkip.as_view(), name="table-skip"),
-    path("tables/<uuid:game_id>/expel/", community.TableExpel.as_view(), name="table-expel"),
-    # chat
-    path("tables/<uuid:game_id>/chat/", community.TableChat.as_view(), name="table-chat"),
-    path("chat/<int:message_id>/report/", community.ChatReport.as_view(), name="chat-report"),
-    # moderation (active staff with games.moderate)
-    path("chat/<int:message_id>/hide/", community.ChatHide.as_view(), name="chat-hide"),
-    path("tables/<uuid:game_id>/kick/", community.TableKick.as_view(), name="table-kick"),
-    path("players/<str:username>/mute/", community.PlayerMute.as_view(), name="player-mute"),
-    path("players/<str:username>/unmute/", community.PlayerUnmute.as_view(), name="player-unmute"),
-    path("players/<str:username>/ban/", community.PlayerBan.as_view(), name="player-ban"),
-    path("players/<str:username>/unban/", community.PlayerUnban.as_view(), name="player-unban"),
-    path("moderation/reports/", community.ModerationQueue.as_view(), name="moderation-queue"),
-    path(
-        "moderation/reports/<int:report_id>/resolve/",
-        community.ReportClose.as_view(),
-        name="report-resolve",
-    ),
-    path(
-        "moderation/reports/<int:report_id>/dismiss/",
-        community.ReportDismiss.as_view(),
-        name="report-dismiss",
-    ),
-    path("moderation/records/", community.ModerationRecords.as_view(), name="moderation-records"),
+    path("time-controls/", clocks.TimeControls.as_view(), name="time-controls"),
+    path("tables/<uuid:game_id>/skip/", clocks.TableSkip.as_view(), name="table-skip"),
+    path("tables/<uuid:game_id>/expel/", clocks.TableExpel.as_view(), name="table-expel"),
     # the public keys that sign checkpoints of game logs
     path("keys/", keys.SigningKeys.as_view(), name="signing-keys"),
 ]

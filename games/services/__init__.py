@@ -6,11 +6,11 @@ store, and publishes (and schedules bot turns) only after commit.
 - ``lobby``: open tables (create with a time control, join, leave, bots, start);
 - ``play``: commands in a game (moves, resign, skip or expel a player out of time);
 - ``timing``: the clock sweep (timeouts);
-- ``moderation``: hide, mute, kick, abort, ban, reports — each recorded;
-- ``chat``: table chat and reports.
+- ``moderation``: staff actions on a game (kick a seat, abort, close its sockets).
+
+Chat and the moderation of people (hide, mute, ban, reports) are in community.services.
 """
 
-from games.services.chat import chat_post, chat_report
 from games.services.lobby import (
     bot_add,
     bot_remove,
@@ -20,16 +20,11 @@ from games.services.lobby import (
     table_leave,
 )
 from games.services.moderation import (
-    ban_account,
     can_moderate,
-    close_report,
+    close_streams,
     game_abort,
-    hide_message,
     kick_player,
-    lift_ban,
-    mute_player,
     require_moderator,
-    unmute_player,
 )
 from games.services.play import game_expel, game_resign, game_skip, game_submit
 from games.services.timing import clock_sweep, game_timeouts
@@ -46,14 +41,11 @@ __all__ = [
     "BOT_THINK_SECONDS_RANGE",
     "TAKEOVER_LEVEL",
     "Submitted",
-    "ban_account",
     "bot_add",
     "bot_remove",
     "can_moderate",
-    "chat_post",
-    "chat_report",
     "clock_sweep",
-    "close_report",
+    "close_streams",
     "game_abort",
     "game_expel",
     "game_resign",
@@ -61,14 +53,10 @@ __all__ = [
     "game_start",
     "game_submit",
     "game_timeouts",
-    "hide_message",
     "kick_player",
-    "lift_ban",
-    "mute_player",
     "require_moderator",
     "seat_of",
     "table_create",
     "table_join",
     "table_leave",
-    "unmute_player",
 ]

@@ -13,7 +13,8 @@ from kombu.exceptions import OperationalError
 from rest_framework.test import APIClient
 
 from bots import dispatch
-from games.models import ChatMessage, Game, GameEvent
+from community.models import ChatMessage
+from games.models import Game, GameEvent
 from tests.games.helpers import make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.routing import websocket_urlpatterns
+from kingdom.routing import websocket_urlpatterns
 from tests.games.helpers import humans_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,6 +15,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 from rest_framework.test import APIClient
 
+from community import services as community_services
 from games import selectors, services, store
 from games import table as tables
 from games.routing import websocket_urlpatterns
@@ -314,7 +315,9 @@ def test_a_banned_players_sockets_get_no_seat_secrets_even_before_the_kick_lands
             await sockets.until(head)
         await sync_to_async(deactivate)()
         seen = await sockets.until(await sync_to_async(someone_else_moves)())
-        await sync_to_async(services.ban_account)(player=bob, moderator=mod, reason="cheating")
+        await sync_to_async(community_services.ban_account)(
+            player=bob, moderator=mod, reason="cheating"
+        )
         later = await sockets.until(await sync_to_async(head_of)(game))
         await sockets.close()
         return [s + t for s, t in zip(seen, later, strict=True)]

@@ -32,10 +32,12 @@ from django.urls import get_resolver
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from community import services as community_services
+from community.models import ChatMessage, ModerationRecord, Report
 from games import selectors, services
-from games.models import ChatMessage, Game, ModerationRecord, Report
-from games.routing import websocket_urlpatterns
-from games.services.moderation import HOST_ACTION
+from games.models import Game
+from games.signals import HOST_ACTION
+from kingdom.routing import websocket_urlpatterns
 from tests.games.helpers import make_moderator, to_act
 
 pytestmark = pytest.mark.django_db
@@ -100,13 +102,17 @@ def world() -> World:
         "staff": person("stan", staff=True),
         "moderator": make_moderator(person("mo")),
     }
-    services.mute_player(player=users["muted"], moderator=users["moderator"], reason="spam")
-    services.ban_account(player=users["banned"], moderator=users["moderator"], reason="cheat")
+    community_services.mute_player(
+        player=users["muted"], moderator=users["moderator"], reason="spam"
+    )
+    community_services.ban_account(
+        player=users["banned"], moderator=users["moderator"], reason="cheat"
+    )
     lobby = services.table_create(user=users["player"], ruleset="kingdoms", seats=4)
     services.table_join(game_id=lobby.id, user=users["other_player"])
     bot = services.bot_add(game_id=lobby.id, user=users["player"], level="easy")
-    message = services.chat_post(game_id=game.id, user=users["third"], body="hello all")
-    report = services.chat_report(message_id=message.pk, user=users["other_player"])
+    message = community_services.chat_post(game_id=game.id, user=users["third"], body="hello all")
+    report = community_services.chat_report(message_id=message.pk, user=users["other_player"])
     command = selectors.legal_commands(Game.objects.get(pk=game.id), late)[0]
     return World(users, Game.objects.get(pk=game.id), lobby, bot.pk, command, late, message, report)
 
@@ -419,7 +425,9 @@ def test_a_banned_player_who_held_a_seat_watches_the_game_as_a_spectator(world):
     """Banned after the game: the old session no longer opens a stream as the seat."""
     player = world.users["other_player"]
     seat = seat_of(world, "other_player")
-    services.ban_account(player=player, moderator=world.users["moderator"], reason="cheat")
+    community_services.ban_account(
+        player=player, moderator=world.users["moderator"], reason="cheat"
+    )
     world.users["gone"] = player
 
     ws = socket(world, "gone", "/ws/games/{game}/?after=0")
@@ -446,7 +454,7 @@ def test_an_open_game_stream_stops_sending_seat_secrets_once_its_player_is_banne
     async def scenario():
         await ws.connect()
         before = await ws.receive_json_from(timeout=5)
-        await sync_to_async(services.ban_account)(
+        await sync_to_async(community_services.ban_account)(
             player=player, moderator=world.users["moderator"], reason="cheat"
         )
         after = await ws.receive_json_from(timeout=5)  # the seat_kicked event
@@ -464,20 +472,20 @@ def test_an_open_game_stream_stops_sending_seat_secrets_once_its_player_is_banne
 # ---- the Django admin's moderation actions --------------------------------------------
 # name: (changelist, action, the selected ids, the form, the record it writes)
 ADMIN_ACTIONS = {
-    "message_hide": ("games/chatmessage", "hide_messages", lambda w: [w.message.pk], {},
+    "message_hide": ("community/chatmessage", "hide_messages", lambda w: [w.message.pk], {},
                      "hide_message"),
-    "message_mute": ("games/chatmessage", "mute_authors", lambda w: [w.message.pk],
+    "message_mute": ("community/chatmessage", "mute_authors", lambda w: [w.message.pk],
                      {"minutes": 5}, "mute"),
-    "message_ban": ("games/chatmessage", "ban_authors", lambda w: [w.message.pk], {}, "ban"),
-    "report_resolve": ("games/report", "resolve_reports", lambda w: [w.report.pk], {},
+    "message_ban": ("community/chatmessage", "ban_authors", lambda w: [w.message.pk], {}, "ban"),
+    "report_resolve": ("community/report", "resolve_reports", lambda w: [w.report.pk], {},
                        "resolve_report"),
-    "report_dismiss": ("games/report", "dismiss_reports", lambda w: [w.report.pk], {},
+    "report_dismiss": ("community/report", "dismiss_reports", lambda w: [w.report.pk], {},
                        "dismiss_report"),
-    "report_hide": ("games/report", "hide_and_resolve", lambda w: [w.report.pk], {},
+    "report_hide": ("community/report", "hide_and_resolve", lambda w: [w.report.pk], {},
                     "hide_message"),
-    "report_mute": ("games/report", "mute_authors", lambda w: [w.report.pk], {}, "mute"),
-    "report_kick": ("games/report", "kick_authors", lambda w: [w.report.pk], {}, "kick"),
-    "report_ban": ("games/report", "ban_authors", lambda w: [w.report.pk], {}, "ban"),
+    "report_mute": ("community/report", "mute_authors", lambda w: [w.report.pk], {}, "mute"),
+    "report_kick": ("community/report", "kick_authors", lambda w: [w.report.pk], {}, "kick"),
+    "report_ban": ("community/report", "ban_authors", lambda w: [w.report.pk], {}, "ban"),
     "seat_kick": ("games/seat", "kick_players",
                   lambda w: [w.game.seats.get(user=w.users["third"]).pk], {}, "kick"),
     "game_abort": ("games/game", "abort_games", lambda w: [w.game.pk], {}, "abort"),

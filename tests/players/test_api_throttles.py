@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import ChatMessage
-from games.routing import websocket_urlpatterns
+from community.models import ChatMessage
+from kingdom.routing import websocket_urlpatterns
 from tests.games.helpers import humans_table
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,8 @@ from django.conf import settings
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import ChatMessage
+from community import services
+from community.models import ChatMessage
 from kingdom.asgi import application
 from players.tickets import INVALID_TICKET
 from tests.games.helpers import humans_table, make_moderator

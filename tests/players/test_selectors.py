@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import services
+from community import services as community_services
 from games.errors import NotFound
 from games.models import Game
 from players import selectors
@@ -41,7 +41,7 @@ def test_ratings_for_a_player_feed_the_profile(rated):
 def test_banned_players_leave_the_leaderboard(rated, make_user):
     users, winner = rated
     mod = make_moderator(make_user("mod"))
-    services.ban_account(player=winner, moderator=mod, reason="cheating")
+    community_services.ban_account(player=winner, moderator=mod, reason="cheating")
     names = [p["username"] for p in selectors.leaderboard("kingdoms")]
     assert winner.username not in names
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
+# The one import from community left in games: the audit documents the moderation
+# actions (an enum of the record's) that community.selectors.moderation_of gives it.
 from games.api.responses.errors import errors  # noqa: F401
 from games.models import Game
 

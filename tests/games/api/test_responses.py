@@ -17,7 +17,7 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from rest_framework.authtoken.models import Token
 
-from games.models import ChatMessage, Report
+from community.models import ChatMessage, Report
 from players.models import Rating
 
 

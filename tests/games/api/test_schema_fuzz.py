@@ -23,6 +23,7 @@ from schemathesis.engine import events
 from schemathesis.specs.openapi import _auth_retry
 from schemathesis.specs.openapi._auth_retry import build_retry_transport_kwargs
 
+from community import services as community_services
 from games import services
 from tests.conftest import needs_postgres
 
@@ -54,8 +55,8 @@ def seated_player(make_user) -> Iterator[dict[str, Any]]:
     game = services.table_create(user=ana, ruleset="kingdoms", seats=2)
     services.table_join(game_id=game.id, user=bob)
     services.game_start(game_id=game.id, user=ana)
-    message = services.chat_post(game_id=game.id, user=bob, body="good luck")
-    report = services.chat_report(message_id=message.pk, user=ana, reason="testing")
+    message = community_services.chat_post(game_id=game.id, user=bob, body="good luck")
+    report = community_services.chat_report(message_id=message.pk, user=ana, reason="testing")
     yield {
         "token": Token.objects.create(user=ana).key,
         "parameters": {

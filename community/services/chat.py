@@ -9,10 +9,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import json_input, publish
+from community import publish
+from community.models import ChatMessage, Mute, Report
+from games import json_input
 from games.errors import Forbidden, NotFound, ServiceError
-from games.models import ChatMessage, Game, Report
-from players.models import Mute
+from games.models import Game
 
 MAX_LENGTH = 500
 # At most BURST messages per player in any WINDOW (flood control).

@@ -8,9 +8,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games import services
-from games.models import Report
-from games.routing import websocket_urlpatterns
+from community import services
+from community.models import Report
+from kingdom.routing import websocket_urlpatterns
 from tests.games.helpers import humans_table, make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,7 +1,8 @@
-"""REST views for clocks (skip, expel), chat and moderation (the audit trail: audit.api).
+"""REST views for table chat and moderation (the URLs are in community/api/urls.py).
 
 They translate HTTP to services (writes) and selectors (reads), nothing more; the
 services check permissions again, so a view's permission class is only the first gate.
+Kicking a seat changes the game: that view calls games' write path.
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import clocks, selectors, services
-from games.api import responses as answers
-from games.api import serializers
+from community import selectors, services
+from community.api import responses as answers
+from community.api import serializers
+from community.models import Report
+from games import selectors as game_selectors
+from games import services as game_services
+from games.api import responses as game_answers
+from games.api import serializers as game_serializers
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE_ONE, WRITE_TABLE, errors
 from games.errors import NotFound
-from games.models import ModerationRecord, Report
 
 
 def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
@@ -39,54 +44,8 @@ def _player(username: str) -> AbstractBaseUser:
 
 
 def _detail(request: Request, game_id: str, status: int = 200) -> Response:
-    game = selectors.get_game(game_id)
-    return Response(selectors.table_detail(game, request.user), status=status)
-
-
-# ---- clocks ---------------------------------------------------------------------------
-class TimeControls(APIView):
-    """The time controls a table may have, with their limits (for the lobby form)."""
-
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(responses={200: answers.TimeControlsSerializer, **READ})
-    def get(self, request: Request) -> Response:
-        return Response(
-            {
-                "default": {"kind": clocks.NONE},
-                "kinds": [
-                    {"kind": clocks.NONE, "fields": {}},
-                    {"kind": clocks.REALTIME, "fields": clocks.LIMITS[clocks.REALTIME]},
-                    {"kind": clocks.TURN, "fields": clocks.LIMITS[clocks.TURN]},
-                ],
-            }
-        )
-
-
-class TableSkip(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        request=serializers.SeatSerializer,
-        responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
-    )
-    def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.SeatSerializer, request.data)
-        services.game_skip(game_id=game_id, user=request.user, seat=body["seat"])
-        return _detail(request, game_id)
-
-
-class TableExpel(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        request=serializers.SeatSerializer,
-        responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
-    )
-    def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.SeatSerializer, request.data)
-        services.game_expel(game_id=game_id, user=request.user, seat=body["seat"])
-        return _detail(request, game_id)
+    game = game_selectors.get_game(game_id)
+    return Response(game_selectors.table_detail(game, request.user), status=status)
 
 
 # ---- chat -----------------------------------------------------------------------------
@@ -97,7 +56,7 @@ class TableChat(APIView):
 
     @extend_schema(responses={200: answers.CHAT_HISTORY, **READ_ONE})
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.get_game(game_id)
+        game = game_selectors.get_game(game_id)
         return Response({"messages": selectors.chat_history(game)})
 
     @extend_schema(
@@ -132,11 +91,11 @@ class _Moderation(APIView):
 
 class ChatHide(_Moderation):
     @extend_schema(
-        request=serializers.ReasonSerializer,
+        request=game_serializers.ReasonSerializer,
         responses={200: answers.MESSAGE_HIDDEN, **WRITE_ONE},
     )
     def post(self, request: Request, message_id: int) -> Response:
-        body = _valid(serializers.ReasonSerializer, request.data)
+        body = _valid(game_serializers.ReasonSerializer, request.data)
         message = services.hide_message(
             message_id=message_id, moderator=request.user, reason=body["reason"]
         )
@@ -146,11 +105,11 @@ class ChatHide(_Moderation):
 class TableKick(_Moderation):
     @extend_schema(
         request=serializers.KickSerializer,
-        responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
+        responses={200: game_answers.TableDetailSerializer, **WRITE_TABLE},
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.KickSerializer, request.data)
-        services.kick_player(
+        game_services.kick_player(
             game_id=game_id,
             moderator=request.user,
             player=_player(body["username"]),
@@ -178,11 +137,11 @@ class PlayerMute(_Moderation):
 
 class PlayerUnmute(_Moderation):
     @extend_schema(
-        request=serializers.ReasonSerializer,
+        request=game_serializers.ReasonSerializer,
         responses={200: answers.UNMUTED, **WRITE_ONE},
     )
     def post(self, request: Request, username: str) -> Response:
-        body = _valid(serializers.ReasonSerializer, request.data)
+        body = _valid(game_serializers.ReasonSerializer, request.data)
         lifted = services.unmute_player(
             player=_player(username), moderator=request.user, reason=body["reason"]
         )
@@ -191,11 +150,11 @@ class PlayerUnmute(_Moderation):
 
 class PlayerBan(_Moderation):
     @extend_schema(
-        request=serializers.ReasonSerializer,
+        request=game_serializers.ReasonSerializer,
         responses={200: answers.BANNED, **WRITE_ONE},
     )
     def post(self, request: Request, username: str) -> Response:
-        body = _valid(serializers.ReasonSerializer, request.data)
+        body = _valid(game_serializers.ReasonSerializer, request.data)
         kicks = services.ban_account(
             player=_player(username), moderator=request.user, reason=body["reason"]
         )
@@ -204,35 +163,13 @@ class PlayerBan(_Moderation):
 
 class PlayerUnban(_Moderation):
     @extend_schema(
-        request=serializers.ReasonSerializer,
+        request=game_serializers.ReasonSerializer,
         responses={200: answers.UNBANNED, **WRITE_ONE},
     )
     def post(self, request: Request, username: str) -> Response:
-        body = _valid(serializers.ReasonSerializer, request.data)
+        body = _valid(game_serializers.ReasonSerializer, request.data)
         services.lift_ban(player=_player(username), moderator=request.user, reason=body["reason"])
         return Response({"username": username, "active": True})
-
-
-def report_json(report: Report) -> dict[str, Any]:
-    message = report.message
-    return {
-        "id": report.pk,
-        "status": report.status,
-        "reason": report.reason,
-        "reporter": report.reporter.username,
-        "created_at": report.created_at.isoformat(),
-        "message": {
-            "id": message.pk,
-            "author": message.author.username,
-            "body": message.body,
-            "hidden": message.hidden,
-            "created_at": message.created_at.isoformat(),
-        },
-        "game": str(message.game_id),
-        "audit_url": f"/tables/{message.game_id}/audit/",
-        "handled_by": report.handled_by.username if report.handled_by_id else None,
-        "note": report.note,
-    }
 
 
 class ModerationQueue(_Moderation):
@@ -249,12 +186,7 @@ class ModerationQueue(_Moderation):
     )
     def get(self, request: Request) -> Response:
         status = request.query_params.get("status", Report.Status.OPEN)
-        reports = (
-            Report.objects.filter(status=status)
-            .select_related("message__author", "reporter", "handled_by")
-            .order_by("created_at")[:200]
-        )
-        return Response({"reports": [report_json(r) for r in reports]})
+        return Response({"reports": selectors.moderation_queue(status)})
 
 
 class ReportClose(_Moderation):
@@ -282,27 +214,9 @@ class ModerationRecords(_Moderation):
         responses={200: answers.RECORDS, **READ_ONE},
     )
     def get(self, request: Request) -> Response:
-        records = ModerationRecord.objects.select_related("target_user").order_by("-created_at")
-        if game := request.query_params.get("game"):
-            records = records.filter(game=selectors.get_game(game))
-        if username := request.query_params.get("username"):
-            records = records.filter(target_user__username=username)
-        return Response(
-            {
-                "records": [
-                    {
-                        "id": r.pk,
-                        "action": r.action,
-                        "moderator": r.moderator_name,
-                        "reason": r.reason,
-                        "target": r.target_user.username if r.target_user_id else None,
-                        "game": str(r.game_id) if r.game_id else None,
-                        "message": r.message_id,
-                        "report": r.report_id,
-                        "event_seq": r.event_seq,
-                        "created_at": r.created_at.isoformat(),
-                    }
-                    for r in records[:500]
-                ]
-            }
+        game = request.query_params.get("game")
+        records = selectors.moderation_records(
+            game=game_selectors.get_game(game) if game else None,
+            username=request.query_params.get("username"),
         )
+        return Response({"records": records})

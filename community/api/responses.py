@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
-from games.models import ModerationRecord, Report
+from community.models import ModerationRecord, Report
 
 
 # ---- chat -----------------------------------------------------------------------------

@@ -15,12 +15,14 @@ from rest_framework.test import APIClient
 
 from audit import trail as audit_trail
 from audit.stored import audit_game
+from community import services as community_services
+from community.models import ChatMessage, ModerationRecord, Mute, Report
 from games import services
 from games.errors import ServiceError
-from games.models import ChatMessage, Game, GameEvent, ModerationRecord, Report, Snapshot
-from games.routing import websocket_urlpatterns
-from games.services.moderation import DISCONNECT, HOST_ACTION, close_streams
-from players.models import Mute
+from games.models import Game, GameEvent, Snapshot
+from games.services.moderation import close_streams
+from games.signals import DISCONNECT, HOST_ACTION
+from kingdom.routing import websocket_urlpatterns
 from tests.games.helpers import humans_table, make_moderator, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -89,21 +91,23 @@ def test_kicking_needs_a_reason_and_a_seated_player(trio, mod):
 def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(four, mod):
     ana, bob, cy, _dee = four
     game = humans_table(four)
-    line = services.chat_post(game_id=game.id, user=bob, body="rude words")
-    report = services.chat_report(message_id=line.pk, user=ana, reason="rude")
-    other = services.chat_report(
-        message_id=services.chat_post(game_id=game.id, user=cy, body="hi").pk,
+    line = community_services.chat_post(game_id=game.id, user=bob, body="rude words")
+    report = community_services.chat_report(message_id=line.pk, user=ana, reason="rude")
+    other = community_services.chat_report(
+        message_id=community_services.chat_post(game_id=game.id, user=cy, body="hi").pk,
         user=ana,
         reason="mistake",
     )
-    services.hide_message(message_id=line.pk, moderator=mod, reason="insult")
-    services.close_report(report_id=report.pk, moderator=mod, resolved=True, note="hidden")
-    services.close_report(report_id=other.pk, moderator=mod, resolved=False, note="fine")
-    services.mute_player(player=bob, moderator=mod, reason="insults", minutes=60)
-    services.unmute_player(player=bob, moderator=mod, reason="apologised")
+    community_services.hide_message(message_id=line.pk, moderator=mod, reason="insult")
+    community_services.close_report(
+        report_id=report.pk, moderator=mod, resolved=True, note="hidden"
+    )
+    community_services.close_report(report_id=other.pk, moderator=mod, resolved=False, note="fine")
+    community_services.mute_player(player=bob, moderator=mod, reason="insults", minutes=60)
+    community_services.unmute_player(player=bob, moderator=mod, reason="apologised")
     services.kick_player(game_id=game.id, moderator=mod, player=cy, reason="threats")
-    services.ban_account(player=bob, moderator=mod, reason="repeated insults")
-    services.lift_ban(player=bob, moderator=mod, reason="appeal accepted")
+    community_services.ban_account(player=bob, moderator=mod, reason="repeated insults")
+    community_services.lift_ban(player=bob, moderator=mod, reason="appeal accepted")
     close_streams(game_id=game.id, moderator=mod, reason="stuck clients")
     services.game_abort(game_id=game.id, staff_user=mod, reason="the table fell apart")
     waiting = services.table_create(user=ana, ruleset="kingdoms", seats=3)
@@ -137,14 +141,14 @@ def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(f
 def test_moderators_only(trio, make_user):
     staff = make_user("staff", staff=True)
     game = humans_table(trio[:2])
-    line = services.chat_post(game_id=game.id, user=trio[0], body="hello")
+    line = community_services.chat_post(game_id=game.id, user=trio[0], body="hello")
     attempts = [
-        lambda who: services.hide_message(message_id=line.pk, moderator=who, reason="x"),
-        lambda who: services.mute_player(player=trio[0], moderator=who, reason="x"),
+        lambda who: community_services.hide_message(message_id=line.pk, moderator=who, reason="x"),
+        lambda who: community_services.mute_player(player=trio[0], moderator=who, reason="x"),
         lambda who: services.kick_player(
             game_id=game.id, moderator=who, player=trio[0], reason="x"
         ),
-        lambda who: services.ban_account(player=trio[0], moderator=who, reason="x"),
+        lambda who: community_services.ban_account(player=trio[0], moderator=who, reason="x"),
         lambda who: services.game_abort(game_id=game.id, staff_user=who, reason="x"),
         lambda who: close_streams(game_id=game.id, moderator=who, reason="x"),
     ]
@@ -273,7 +277,7 @@ def test_a_ban_deactivates_the_account_and_bots_take_its_seats(trio, mod):
     playing = humans_table([ana, bob, cy])
     waiting = services.table_create(user=cy, ruleset="kingdoms", seats=3)
     services.table_join(game_id=waiting.id, user=bob)
-    kicks = services.ban_account(player=bob, moderator=mod, reason="cheating")
+    kicks = community_services.ban_account(player=bob, moderator=mod, reason="cheating")
     bob.refresh_from_db()
     assert not bob.is_active and len(kicks) == 2
     assert playing.seats.get(user=bob).kicked
@@ -281,33 +285,33 @@ def test_a_ban_deactivates_the_account_and_bots_take_its_seats(trio, mod):
     client = APIClient()
     assert not client.login(username="bob", password="pw-123456789")
     with pytest.raises(ServiceError):
-        services.ban_account(player=mod, moderator=mod, reason="oops")
+        community_services.ban_account(player=mod, moderator=mod, reason="oops")
 
 
 def test_a_mute_stops_chat_until_it_ends_or_is_lifted(trio, mod):
     game = humans_table(trio[:2])
-    services.mute_player(player=trio[0], moderator=mod, reason="spam", minutes=10)
+    community_services.mute_player(player=trio[0], moderator=mod, reason="spam", minutes=10)
     with pytest.raises(ServiceError) as err:
-        services.chat_post(game_id=game.id, user=trio[0], body="let me talk")
+        community_services.chat_post(game_id=game.id, user=trio[0], body="let me talk")
     assert err.value.code == "muted" and "until" in err.value.message
     Mute.objects.update(until=Mute.objects.get().created_at)  # it ran out
-    services.chat_post(game_id=game.id, user=trio[0], body="back")
-    services.mute_player(player=trio[0], moderator=mod, reason="spam again")
+    community_services.chat_post(game_id=game.id, user=trio[0], body="back")
+    community_services.mute_player(player=trio[0], moderator=mod, reason="spam again")
     with pytest.raises(ServiceError):
-        services.chat_post(game_id=game.id, user=trio[0], body="still?")
-    services.unmute_player(player=trio[0], moderator=mod, reason="ok")
-    services.chat_post(game_id=game.id, user=trio[0], body="thanks")
+        community_services.chat_post(game_id=game.id, user=trio[0], body="still?")
+    community_services.unmute_player(player=trio[0], moderator=mod, reason="ok")
+    community_services.chat_post(game_id=game.id, user=trio[0], body="thanks")
 
 
 # ---- reports and the queue ----------------------------------------------------------
 def test_reports_queue_until_resolved_or_dismissed(trio, mod):
     game = humans_table(trio[:2])
-    line = services.chat_post(game_id=game.id, user=trio[0], body="you are bad")
-    report = services.chat_report(message_id=line.pk, user=trio[1], reason="insult")
-    again = services.chat_report(message_id=line.pk, user=trio[1], reason="again")
+    line = community_services.chat_post(game_id=game.id, user=trio[0], body="you are bad")
+    report = community_services.chat_report(message_id=line.pk, user=trio[1], reason="insult")
+    again = community_services.chat_report(message_id=line.pk, user=trio[1], reason="again")
     assert again.pk == report.pk, "one open report per reporter and message"
     with pytest.raises(ServiceError) as err:
-        services.chat_report(message_id=line.pk, user=trio[0])
+        community_services.chat_report(message_id=line.pk, user=trio[0])
     assert err.value.code == "own_message"
     client = APIClient()
     client.force_authenticate(mod)
@@ -326,26 +330,26 @@ def test_reports_queue_until_resolved_or_dismissed(trio, mod):
 
 def test_a_hidden_message_leaves_the_history(trio, mod):
     game = humans_table(trio[:2])
-    line = services.chat_post(game_id=game.id, user=trio[0], body="spoiler")
-    services.chat_post(game_id=game.id, user=trio[1], body="ok")
-    services.hide_message(message_id=line.pk, moderator=mod, reason="spoiler")
+    line = community_services.chat_post(game_id=game.id, user=trio[0], body="spoiler")
+    community_services.chat_post(game_id=game.id, user=trio[1], body="ok")
+    community_services.hide_message(message_id=line.pk, moderator=mod, reason="spoiler")
     history = APIClient().get(f"/api/tables/{game.id}/chat/").json()["messages"]
     assert [m["body"] for m in history] == ["ok"]
     assert ChatMessage.objects.get(pk=line.pk).hidden, "kept for the record"
     with pytest.raises(ServiceError):
-        services.chat_report(message_id=line.pk, user=trio[1])
+        community_services.chat_report(message_id=line.pk, user=trio[1])
 
 
 def test_chat_refuses_empty_long_and_flooding_messages(trio):
     game = humans_table(trio[:2])
     for body in ("", "   ", "x" * 501):
         with pytest.raises(ServiceError) as err:
-            services.chat_post(game_id=game.id, user=trio[0], body=body)
+            community_services.chat_post(game_id=game.id, user=trio[0], body=body)
         assert err.value.code == "bad_message"
     for n in range(5):
-        services.chat_post(game_id=game.id, user=trio[0], body=f"line {n}")
+        community_services.chat_post(game_id=game.id, user=trio[0], body=f"line {n}")
     with pytest.raises(ServiceError) as err:
-        services.chat_post(game_id=game.id, user=trio[0], body="one more")
+        community_services.chat_post(game_id=game.id, user=trio[0], body="one more")
     assert err.value.code == "slow_down" and err.value.status == 429
 
 
@@ -361,8 +365,8 @@ def admin_action(client, model: str, action: str, ids: list, **form) -> object:
 def test_admin_actions_ask_for_a_reason_and_record_it(four, mod, client):
     trio = four
     game = humans_table(four)
-    line = services.chat_post(game_id=game.id, user=trio[1], body="nasty")
-    report = services.chat_report(message_id=line.pk, user=trio[0], reason="nasty")
+    line = community_services.chat_post(game_id=game.id, user=trio[1], body="nasty")
+    report = community_services.chat_report(message_id=line.pk, user=trio[0], reason="nasty")
     client.force_login(mod)
     # Without "apply" the action shows the reason form.
     form = client.post(

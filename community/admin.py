@@ -1,28 +1,23 @@
-"""Moderation in the Django admin: the queue of reports, chat, records, and the action
-helper that asks for a reason. Every action calls a service in games.services.moderation,
+"""Moderation in the Django admin: the queue of reports, chat, records and mutes. Every
+action calls a service (community.services, or games.services for what changes a game),
 which checks the ``games.moderate`` permission again and writes the record."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
-from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
-from django.db.models import Model, QuerySet
+from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.template.response import TemplateResponse
+from django.urls import URLPattern, URLResolver, include, path
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from games import services
-from games.errors import ServiceError
-from games.models import ChatMessage, ModerationRecord, Report
-
-
-class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+from community import services
+from community.models import ChatMessage, ModerationRecord, Mute, Report
+from games import services as game_services
+from games.admin_actions import ModeratorAccess, ReasonForm, game_links, with_reason
 
 
 class MuteForm(ReasonForm):
@@ -34,69 +29,6 @@ class MuteForm(ReasonForm):
 class NoteForm(forms.Form):
     reason = forms.CharField(
         label="Note", max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 2})
-    )
-
-
-def with_reason(
-    model_admin: admin.ModelAdmin,
-    request: HttpRequest,
-    queryset: QuerySet,
-    *,
-    title: str,
-    perform: Callable[[Any, dict[str, Any]], Any],
-    form_class: type[forms.Form] = ReasonForm,
-    in_game_log: bool = False,
-) -> HttpResponse | None:
-    """Ask for the reason on an intermediate page, then ``perform(obj, cleaned)`` each."""
-    form = form_class(request.POST if "apply" in request.POST else None)
-    if "apply" in request.POST and form.is_valid():
-        done = 0
-        for obj in queryset:
-            try:
-                perform(obj, form.cleaned_data)
-                done += 1
-            except ServiceError as exc:
-                model_admin.message_user(request, f"{obj}: {exc.message}", messages.WARNING)
-        model_admin.message_user(request, f"{title}: {done} done.")
-        return None
-    context = {
-        **model_admin.admin_site.each_context(request),
-        "title": title,
-        "queryset": queryset,
-        "form": form,
-        "action": request.POST.get("action", ""),
-        "opts": model_admin.model._meta,
-        "action_checkbox_name": ACTION_CHECKBOX_NAME,
-        "in_game_log": in_game_log,
-    }
-    return TemplateResponse(request, "admin/games/moderation_reason.html", context)
-
-
-class ModeratorAccess:
-    """Moderators (staff with games.moderate) see these models without model perms."""
-
-    def has_moderate_permission(self, request: HttpRequest) -> bool:
-        return services.can_moderate(request.user)
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return services.can_moderate(request.user) or super().has_module_permission(request)
-
-    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return services.can_moderate(request.user) or super().has_view_permission(request, obj)
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-
-def game_links(game_id: Any) -> str:
-    return format_html(
-        '<a href="/tables/{}/">table</a> · <a href="/tables/{}/audit/">audit</a>', game_id, game_id
     )
 
 
@@ -311,7 +243,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
             queryset,
             title="Kick from the table",
             in_game_log=True,
-            perform=lambda r, c: services.kick_player(
+            perform=lambda r, c: game_services.kick_player(
                 game_id=r.message.game_id,
                 moderator=request.user,
                 player=r.message.author,
@@ -360,3 +292,23 @@ class ModerationRecordAdmin(ModeratorAccess, admin.ModelAdmin):
             return "—"
         seq = f" event {record.event_seq}" if record.event_seq else ""
         return format_html("{}{}", game_links(record.game_id), seq)
+
+
+@admin.register(Mute)
+class MuteAdmin(ModeratorAccess, admin.ModelAdmin):
+    """Read-only: mutes are given and lifted with the actions on players and messages."""
+
+    list_display = ("user", "until", "lifted_at", "reason", "created_by", "created_at")
+    search_fields = ("user__username", "reason")
+    readonly_fields = ("user", "until", "lifted_at", "reason", "created_by", "created_at")
+
+
+def legacy_urls() -> list[URLPattern | URLResolver]:
+    """These models' admin pages at their addresses from before they moved here
+    (/admin/games/report/ ...): the same views, so bookmarks and links keep working."""
+    site = admin.site
+    old = {ChatMessage: "games", Report: "games", ModerationRecord: "games", Mute: "players"}
+    return [
+        path(f"admin/{app}/{model._meta.model_name}/", include(site._registry[model].urls))
+        for model, app in old.items()
+    ]

@@ -1,0 +1,111 @@
+"""The read path of chat, reports and the moderation record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from community.models import ChatMessage, ModerationRecord, Report
+from games.models import Game
+
+CHAT_HISTORY = 100
+
+
+def chat_message_json(message: ChatMessage) -> dict[str, Any]:
+    """A chat line as everyone sees it; a hidden one keeps only its id (clients drop it)."""
+    if message.hidden:
+        return {"id": message.pk, "hidden": True}
+    return {
+        "id": message.pk,
+        "author": message.author.username,
+        "body": message.body,
+        "created_at": message.created_at.isoformat(),
+        "hidden": False,
+    }
+
+
+def chat_history(game: Game, limit: int = CHAT_HISTORY) -> list[dict[str, Any]]:
+    """The last ``limit`` visible messages of a table, oldest first."""
+    rows = (
+        ChatMessage.objects.filter(game=game, hidden=False)
+        .select_related("author")
+        .order_by("-created_at", "-id")[:limit]
+    )
+    return [chat_message_json(m) for m in reversed(list(rows))]
+
+
+def chat_message(message_id: int) -> ChatMessage | None:
+    return ChatMessage.objects.select_related("author").filter(pk=message_id).first()
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    message = report.message
+    return {
+        "id": report.pk,
+        "status": report.status,
+        "reason": report.reason,
+        "reporter": report.reporter.username,
+        "created_at": report.created_at.isoformat(),
+        "message": {
+            "id": message.pk,
+            "author": message.author.username,
+            "body": message.body,
+            "hidden": message.hidden,
+            "created_at": message.created_at.isoformat(),
+        },
+        "game": str(message.game_id),
+        "audit_url": f"/tables/{message.game_id}/audit/",
+        "handled_by": report.handled_by.username if report.handled_by_id else None,
+        "note": report.note,
+    }
+
+
+def moderation_queue(status: str) -> list[dict[str, Any]]:
+    """Reports of one status, oldest first (the first 200)."""
+    reports = (
+        Report.objects.filter(status=status)
+        .select_related("message__author", "reporter", "handled_by")
+        .order_by("created_at")[:200]
+    )
+    return [report_json(r) for r in reports]
+
+
+def moderation_records(
+    *, game: Game | None = None, username: str | None = None
+) -> list[dict[str, Any]]:
+    """The record, newest first (the last 500), of one game or one player if asked."""
+    records = ModerationRecord.objects.select_related("target_user").order_by("-created_at")
+    if game is not None:
+        records = records.filter(game=game)
+    if username:
+        records = records.filter(target_user__username=username)
+    return [
+        {
+            "id": r.pk,
+            "action": r.action,
+            "moderator": r.moderator_name,
+            "reason": r.reason,
+            "target": r.target_user.username if r.target_user_id else None,
+            "game": str(r.game_id) if r.game_id else None,
+            "message": r.message_id,
+            "report": r.report_id,
+            "event_seq": r.event_seq,
+            "created_at": r.created_at.isoformat(),
+        }
+        for r in records[:500]
+    ]
+
+
+def moderation_of(game: Game) -> list[dict[str, Any]]:
+    """One game's record, oldest first, for its audit (audit.trail shows it)."""
+    records = ModerationRecord.objects.filter(game=game).order_by("created_at", "id")
+    return [
+        {
+            "action": r.action,
+            "action_text": r.get_action_display(),
+            "moderator": r.moderator_name,
+            "reason": r.reason,
+            "event_seq": r.event_seq,
+            "created_at": r.created_at.isoformat(),
+        }
+        for r in records
+    ]
