@@ -301,9 +301,7 @@ def table_summaries(games: Iterable[Game]) -> list[dict[str, Any]]:
     return [table_summary(g, ratings) for g in games]
 
 
-def table_summary(
-    game: Game, ratings: dict[tuple[str, int], int] | None = None
-) -> dict[str, Any]:
+def table_summary(game: Game, ratings: dict[tuple[str, int], int] | None = None) -> dict[str, Any]:
     rules = get_ruleset(game.ruleset)
     return {
         "id": str(game.id),
