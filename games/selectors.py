@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games import clocks, store
@@ -266,16 +266,55 @@ def legal_in(game: Game, table: tables.TableState, seat: int | None) -> list[dic
     return rules.legal_commands(table.rules, seat)
 
 
-def seats_json(game: Game) -> list[dict[str, Any]]:
+def table_list(
+    user: AbstractBaseUser | None,
+    *,
+    ruleset: str | None = None,
+    status: str | None = None,
+    mine: bool = False,
+) -> QuerySet[Game]:
+    """The lobby's tables (the caller pages and orders them), each with its host, seats
+    and seated players read by the same few queries whatever the number of tables."""
+    seats = Seat.objects.select_related("user").order_by("number", "joined_order")
+    games = Game.objects.select_related("created_by").prefetch_related(
+        Prefetch("seats", queryset=seats, to_attr="ordered_seats")
+    )
+    if ruleset:
+        games = games.filter(ruleset=ruleset)
+    if status:
+        games = games.filter(status=status)
+    if mine and user is not None and user.is_authenticated:
+        games = games.filter(seats__user=user)
+    return games
+
+
+def _seats_of(game: Game) -> list[Seat]:
+    """The game's seats in seat order, from ``table_list``'s prefetch when it ran."""
+    prefetched = getattr(game, "ordered_seats", None)
+    if prefetched is not None:
+        return prefetched
+    return list(game.seats.select_related("user").order_by("number", "joined_order"))
+
+
+def _ratings_of(games: list[Game]) -> dict[tuple[str, int], int]:
+    """(ruleset, user id) → the rounded rating of every seated player of ``games``, in
+    one query (players who have not played a rated game yet have none)."""
     from players.models import Rating
 
-    query: QuerySet[Seat] = game.seats.select_related("user").order_by("number", "joined_order")
-    seats = list(query)
-    people = [s.user_id for s in seats if s.user_id]
-    ratings = {
-        r.user_id: round(r.value)
-        for r in Rating.objects.filter(ruleset=game.ruleset, user_id__in=people, games__gt=0)
-    }
+    people = {s.user_id for g in games for s in _seats_of(g) if s.user_id}
+    if not people:
+        return {}
+    rows = Rating.objects.filter(
+        ruleset__in={g.ruleset for g in games}, user_id__in=people, games__gt=0
+    )
+    return {(r.ruleset, r.user_id): round(r.value) for r in rows}
+
+
+def seats_json(
+    game: Game, ratings: dict[tuple[str, int], int] | None = None
+) -> list[dict[str, Any]]:
+    seats = _seats_of(game)
+    ratings = _ratings_of([game]) if ratings is None else ratings
     return [
         {
             "id": s.pk,
@@ -286,13 +325,23 @@ def seats_json(game: Game) -> list[dict[str, Any]]:
             "resigned": s.resigned,
             "expelled": s.expelled,
             "kicked": s.kicked,
-            "rating": ratings.get(s.user_id) if s.user_id and not s.departed else None,
+            "rating": ratings.get((game.ruleset, s.user_id))
+            if s.user_id and not s.departed
+            else None,
         }
         for s in seats
     ]
 
 
-def table_summary(game: Game) -> dict[str, Any]:
+def table_summaries(games: Iterable[Game]) -> list[dict[str, Any]]:
+    """Many tables' summaries with one ratings query for them all (seats prefetched by
+    ``table_list``)."""
+    games = list(games)
+    ratings = _ratings_of(games)
+    return [table_summary(g, ratings) for g in games]
+
+
+def table_summary(game: Game, ratings: dict[tuple[str, int], int] | None = None) -> dict[str, Any]:
     rules = get_ruleset(game.ruleset)
     return {
         "id": str(game.id),
@@ -302,7 +351,7 @@ def table_summary(game: Game) -> dict[str, Any]:
         "options": game.options,
         "status": game.status,
         "seats_wanted": game.seats_wanted,
-        "seats": seats_json(game),
+        "seats": seats_json(game, ratings),
         "host": game.created_by.username if game.created_by_id else None,
         "head_seq": game.head_seq,
         "seed_commitment": game.seed_commitment,

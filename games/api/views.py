@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from games import selectors, services
 from games.api import responses as answers
 from games.api import serializers
+from games.api.pagination import TablePages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE, WRITE_ONE, WRITE_TABLE, errors
 from games.errors import ServiceError
@@ -87,20 +88,21 @@ class TableList(APIView):
             # turns "mine" on, so both are plain strings here.
             OpenApiParameter("status", str, description=f"one of {', '.join(Game.Status)}"),
             OpenApiParameter("mine", str, description='"1" or "true": only tables you sit at'),
-            OpenApiParameter("limit", int, description="1 to 200 (default 50)"),
+            OpenApiParameter("limit", int, description="tables per page, 1 to 200 (default 50)"),
+            OpenApiParameter("cursor", str, description="the page: from a page's next/previous"),
         ],
-        responses={200: answers.TableSummarySerializer(many=True), **READ},
+        responses={200: answers.TablePageSerializer, **READ},
     )
     def get(self, request: Request) -> Response:
-        games = Game.objects.select_related("created_by").order_by("-created_at")
-        if ruleset := request.query_params.get("ruleset"):
-            games = games.filter(ruleset=ruleset)
-        if status := request.query_params.get("status"):
-            games = games.filter(status=status)
-        if request.query_params.get("mine") in {"1", "true"} and request.user.is_authenticated:
-            games = games.filter(seats__user=request.user)
-        limit = max(1, min(_parse_int(request.query_params.get("limit"), "limit", 50), 200))
-        return Response([selectors.table_summary(g) for g in games[:limit]])
+        games = selectors.table_list(
+            request.user,
+            ruleset=request.query_params.get("ruleset"),
+            status=request.query_params.get("status"),
+            mine=request.query_params.get("mine") in {"1", "true"},
+        )
+        pages = TablePages()
+        page = pages.paginate_queryset(games, request, view=self)
+        return pages.get_paginated_response(selectors.table_summaries(page))
 
     @extend_schema(
         request=serializers.TableCreateSerializer,

@@ -61,3 +61,35 @@ def test_seats_from_a_table_card_join_leave_and_bots_with_a_level(new_player):
     seats = api_json(ana.page, f"/api/tables/{table_id}/")["seats"]
     assert [(seat["user"], seat["bot"]) for seat in seats] == [(ana.name, None)]
     assert ana.errors == [] and bo.errors == []
+
+
+def test_more_tables_than_a_page_shows_are_a_click_away(new_player):
+    ana = new_player("ana")
+    page = ana.page
+    made = page.evaluate(
+        """async () => {
+          const csrf = document.cookie.match(/csrftoken=([^;]+)/)[1];
+          const ids = [];
+          for (let i = 0; i < 51; i++) {
+            const r = await fetch("/api/tables/", {
+              method: "POST", credentials: "same-origin",
+              headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+              body: JSON.stringify({ruleset: "kingdoms", seats: 2}),
+            });
+            ids.push((await r.json()).id);
+          }
+          return ids;
+        }"""
+    )
+    page.reload()
+    page.locator("#filters select[name=status]").select_option("")
+    page.get_by_label("Only my tables").check()
+    cards = page.locator(".table-card")
+    more = page.get_by_role("button", name="More tables")
+    expect(cards).to_have_count(50)  # the lobby's first page
+    more.click()
+    expect(cards).to_have_count(51)
+    expect(more).to_be_hidden()
+    shown = cards.evaluate_all("els => els.map(e => e.dataset.tableId)")
+    assert sorted(shown) == sorted(made)
+    assert ana.errors == []

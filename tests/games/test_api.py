@@ -120,9 +120,9 @@ def test_full_game_through_the_api(api):
 def test_filters_list_tables_by_game_and_status(api):
     client = api("ana")
     create_table(client, bots=0)
-    assert len(client.get("/api/tables/?ruleset=kingdoms&status=open").json()) == 1
-    assert client.get("/api/tables/?status=finished").json() == []
-    assert client.get("/api/tables/?ruleset=kingdom-cards").json() == []
+    assert len(client.get("/api/tables/?ruleset=kingdoms&status=open").json()["results"]) == 1
+    assert client.get("/api/tables/?status=finished").json()["results"] == []
+    assert client.get("/api/tables/?ruleset=kingdom-cards").json()["results"] == []
 
 
 @pytest.mark.parametrize(

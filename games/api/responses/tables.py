@@ -84,6 +84,32 @@ class TimeControlsSerializer(serializers.Serializer):
 
 
 # ---- tables ---------------------------------------------------------------------------
+class TimeControlSerializer(serializers.Serializer):
+    """games.clocks.clean_time_control: the kind and that kind's fields."""
+
+    kind = serializers.ChoiceField(choices=["none", "realtime", "turn"])
+    minutes = serializers.IntegerField(required=False, help_text="realtime: minutes per player")
+    increment_seconds = serializers.IntegerField(
+        required=False, help_text="realtime: seconds added per move"
+    )
+    hours = serializers.IntegerField(required=False, help_text="turn: hours per move")
+
+
+class OutcomeSerializer(serializers.Serializer):
+    """games.rules.base.Outcome.as_json: seats are rules seats, as strings in keys."""
+
+    scores = serializers.DictField(child=serializers.IntegerField(), help_text="seat → score")
+    ranking = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="groups of tied seats, best first",
+    )
+    winners = serializers.ListField(child=serializers.IntegerField())
+    breakdown = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text="seat → {scoring item → points}",
+    )
+
+
 class TableSeatSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True, help_text="rules seat (set at start)")
@@ -101,7 +127,7 @@ class TableSummarySerializer(serializers.Serializer):
     ruleset = serializers.CharField()
     ruleset_name = serializers.CharField()
     ruleset_version = serializers.CharField()
-    options = serializers.DictField()
+    options = serializers.DictField(help_text="the ruleset's table options (GET /api/rulesets/)")
     status = serializers.ChoiceField(choices=Game.Status.choices)
     seats_wanted = serializers.IntegerField()
     seats = TableSeatSerializer(many=True)
@@ -110,10 +136,18 @@ class TableSummarySerializer(serializers.Serializer):
     seed_commitment = serializers.CharField(allow_blank=True)
     seed = serializers.CharField(allow_null=True, help_text="revealed once the game is over")
     created_at = serializers.DateTimeField()
-    outcome = serializers.DictField(allow_null=True)
-    time_control = serializers.DictField()
+    outcome = OutcomeSerializer(allow_null=True)
+    time_control = TimeControlSerializer()
     seat_range = serializers.ListField(child=serializers.IntegerField())
     bot_think_seconds = serializers.FloatField()
+
+
+class TablePageSerializer(serializers.Serializer):
+    """One page of the lobby's tables (games.api.pagination.TablePages)."""
+
+    next = serializers.URLField(allow_null=True, help_text="the next (older) page, if any")
+    previous = serializers.URLField(allow_null=True, help_text="the previous page, if any")
+    results = TableSummarySerializer(many=True)
 
 
 class RatingChangeSerializer(serializers.Serializer):

@@ -9,9 +9,12 @@ import { FILTER_KEY, matches, readFilters } from "./filters.js";
 import { list, me, rulesetOf, tables } from "./state.js";
 
 const empty = document.getElementById("table-empty");
+const more = document.getElementById("table-more");
 const busy = new Set(); // table ids with a request in flight
 const botLevels = new Map(); // table id -> the bot level picked on its card
 const STATUS_WORDS = { open: "open", active: "in progress", finished: "finished", aborted: "aborted" };
+let nextPage = null; // the address of the next (older) page of tables, if any
+let loads = 0; // a page asked for under filters since changed is dropped
 
 export async function loadTables() {
   const f = readFilters();
@@ -24,15 +27,41 @@ export async function loadTables() {
   if (f.ruleset) query.set("ruleset", f.ruleset);
   if (f.status) query.set("status", f.status);
   if (f.mine) query.set("mine", "1");
+  const load = ++loads;
   try {
-    const rows = await get(`/api/tables/?${query}`);
+    const page = await get(`/api/tables/?${query}`);
+    if (load !== loads) return;
     tables.clear();
-    for (const row of rows) tables.set(row.id, row);
-    renderTables();
+    showPage(page);
   } catch (err) {
     showError(err);
   }
 }
+
+// The next page's address is absolute; asked for by its path, it stays on this origin.
+async function loadMore() {
+  if (!nextPage) return;
+  const url = new URL(nextPage, window.location.href);
+  const load = loads;
+  more.disabled = true;
+  try {
+    const page = await get(url.pathname + url.search);
+    if (load === loads) showPage(page);
+  } catch (err) {
+    showError(err);
+  } finally {
+    more.disabled = false;
+  }
+}
+
+function showPage(page) {
+  for (const row of page.results) tables.set(row.id, row);
+  nextPage = page.next;
+  if (more) more.hidden = !nextPage;
+  renderTables();
+}
+
+more?.addEventListener("click", loadMore);
 
 // ---- table cards -----------------------------------------------------------------------
 function optionSummary(table) {
