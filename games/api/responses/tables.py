@@ -78,12 +78,6 @@ class TimeControlKindSerializer(serializers.Serializer):
     )
 
 
-class TimeControlsSerializer(serializers.Serializer):
-    default = serializers.DictField()
-    kinds = TimeControlKindSerializer(many=True)
-
-
-# ---- tables ---------------------------------------------------------------------------
 class TimeControlSerializer(serializers.Serializer):
     """games.clocks.clean_time_control: the kind and that kind's fields."""
 
@@ -95,6 +89,12 @@ class TimeControlSerializer(serializers.Serializer):
     hours = serializers.IntegerField(required=False, help_text="turn: hours per move")
 
 
+class TimeControlsSerializer(serializers.Serializer):
+    default = TimeControlSerializer()
+    kinds = TimeControlKindSerializer(many=True)
+
+
+# ---- tables ---------------------------------------------------------------------------
 class OutcomeSerializer(serializers.Serializer):
     """games.rules.base.Outcome.as_json: seats are rules seats, as strings in keys."""
 
