@@ -298,3 +298,32 @@ def _answer_after(game: Game, seat: int, command: dict, other_seat: int) -> dict
     table = store.replay(game)
     tables.command_events(rules, table, game.seed, game.head_seq, seat, command, now_ms=0)
     return rules.legal_commands(table.rules, other_seat)[0]
+
+
+def post_counting(game: Game, user, command: dict) -> tuple[Any, list[str]]:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    body = {"command": command, "command_id": str(uuid.uuid4()), "expected_seq": game.head_seq}
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.post(f"/api/tables/{game.id}/commands/", body, format="json")
+    return answer, [q["sql"] for q in queries.captured_queries]
+
+
+def test_a_posted_move_is_answered_from_what_the_write_locked(make_user, sent_bot_turns):
+    # The answer's events, redacted for the poster, come from the row and seats the write
+    # read under its lock; the seat names from a cache keyed by the seats: the second
+    # move of a game costs the write path's queries and not one more.
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_table(users)
+    for move in range(2):
+        seat, mover = mover_of(game, users)
+        answer, sql = post_counting(game, mover, first_legal(game, seat))
+        assert answer.status_code == 201, answer.json()
+        if move == 1:
+            assert len(sql) == QUERIES_PER_MOVE, sql
+    game.refresh_from_db()
+    expected = selectors.events_after(game, seat, game.head_seq - len(answer.json()["events"]))
+    assert answer.json()["events"] == expected
+    assert answer.json()["head_seq"] == game.head_seq
