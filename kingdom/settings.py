@@ -159,7 +159,7 @@ else:
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "kingdom.ops.cache.SharedPoolRedisCache",  # one pool per process
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "kingdom",
         }
