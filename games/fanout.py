@@ -2,8 +2,8 @@
 seat) in a process and shared by every socket of that audience.
 
 A group message only says "the head moved" (``publish.game_advanced``): no game data
-crosses the channel layer. The first socket of a process to hear it reads the game row,
-the seat directory and the new events once, brings the state the process holds up to the
+crosses the channel layer. The first socket of a process to hear it reads the game row
+with its seats (one statement) and the new events once, brings the state the process holds up to the
 new head with those events (or loads it), and computes for every audience with a socket
 here the redacted events (``selectors.redacted_events``), the view (``selectors.view_of``)
 and, for a seat that may act, its legal commands. The other sockets of that audience then
@@ -17,13 +17,20 @@ import threading
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import connection
 from django.utils import timezone
 
 from games import clocks, selectors, store
 from games import table as tables
+from games.errors import NotFound
 from games.models import Game, GameEvent
+from games.models import Seat as SeatRow  # here Seat is a rules seat number
+from games.rows import Columns
 from games.rules import get_ruleset
 
 # Games whose latest head a process keeps (a few kilobytes each: views and frames).
@@ -118,8 +125,8 @@ def news(
     its seats now, and send the frame even without new events."""
     current = heads.get(game_id)
     if fresh or current is None or current.seq < head:
-        game = selectors.get_game(game_id)
-        current = _advance(game, current, sent_seq)
+        game, seats = read_game_and_seats(game_id)
+        current = _advance(game, seats, current, sent_seq)
     seat = current.seat_of(user_id)
     return _frame(current, seat, sent_seq, fresh)
 
@@ -136,8 +143,8 @@ def cached_news(game_id: uuid.UUID, user_id: int | None, sent_seq: int, head: in
     return _frame(current, seat, sent_seq, fresh=False)
 
 
-def _advance(game: Game, previous: Head | None, sent_seq: int) -> Head:
-    viewers, names = selectors.seat_directory(game)
+def _advance(game: Game, seats: list[SeatRow], previous: Head | None, sent_seq: int) -> Head:
+    viewers, names = selectors.seat_directory(game, seats)
     if previous is not None and (previous.seq, previous.game.status) == (
         game.head_seq,
         game.status,
@@ -156,6 +163,55 @@ def _advance(game: Game, previous: Head | None, sent_seq: int) -> Head:
         _compute(current, wanted, previous)
     heads.put(game.id, current)
     return current
+
+
+def read_game_and_seats(game_id: uuid.UUID | str) -> tuple[Game, list[SeatRow]]:
+    """The game's row and its seats with their players (name, active), in one statement
+    (games/rows.py): the read every head costs a process."""
+    statement = _head_statement(connection.vendor)
+    try:
+        key = Game._meta.pk.get_db_prep_value(game_id, connection)
+    except (ValidationError, ValueError, TypeError, AttributeError) as exc:
+        raise NotFound("not_found", "No such table.") from exc
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, [key])
+        rows = cursor.fetchall()
+    if not rows:
+        raise NotFound("not_found", "No such table.")
+    game = statement.game.make(rows[0], 0)
+    seats = []
+    for row in rows:
+        if row[statement.seat_at] is None:
+            continue
+        seat = statement.seat.make(row, statement.seat_at)
+        seat.game = game
+        if row[statement.user_at] is not None:
+            seat.user = statement.user.make(row, statement.user_at)
+        seats.append(seat)
+    return game, seats
+
+
+class _HeadStatement:
+    def __init__(self) -> None:
+        quote = connection.ops.quote_name
+        user_model = get_user_model()
+        self.game = Columns(Game, "g")
+        self.seat = Columns(SeatRow, "s")
+        self.user = Columns(user_model, "u", ["id", user_model.USERNAME_FIELD, "is_active"])
+        self.seat_at = len(self.game)
+        self.user_at = self.seat_at + len(self.seat)
+        self.sql = (
+            f"SELECT {', '.join([*self.game.sql, *self.seat.sql, *self.user.sql])} "
+            f"FROM {quote(Game._meta.db_table)} g "
+            f"LEFT JOIN {quote(SeatRow._meta.db_table)} s ON s.game_id = g.id "
+            f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.id = s.user_id "
+            "WHERE g.id = %s"
+        )
+
+
+@lru_cache(maxsize=4)
+def _head_statement(vendor: str) -> _HeadStatement:
+    return _HeadStatement()
 
 
 def _compute(current: Head, seats: set[Seat], previous: Head | None) -> None:

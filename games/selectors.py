@@ -51,13 +51,16 @@ def viewer_seat_among(seats: Iterable[Seat], user: AbstractBaseUser | None) -> i
     return seat.number if seat is not None and not seat.departed else None
 
 
-def seat_directory(game: Game) -> tuple[dict[int, int], dict[int, str]]:
-    """One read of a game's seats for the game stream, after reading ``game``: user id →
-    the seat whose secrets that user may see (as ``viewer_seat`` rules, and only while
-    the account is active: a banned player's socket stops getting its secrets at once),
-    and the seat names for the move log."""
+def seat_directory(
+    game: Game, seats: Iterable[Seat] | None = None
+) -> tuple[dict[int, int], dict[int, str]]:
+    """One read of a game's seats for the game stream, after reading ``game`` (or the
+    ``seats``, with their users, read with it): user id → the seat whose secrets that
+    user may see (as ``viewer_seat`` rules, and only while the account is active: a
+    banned player's socket stops getting its secrets at once), and the seat names for
+    the move log."""
     viewers, names = {}, {}
-    for seat in game.seats.select_related("user"):
+    for seat in game.seats.select_related("user") if seats is None else seats:
         if seat.number is None:
             continue
         names[seat.number] = seat.display_name

@@ -4,8 +4,7 @@ One round trip gives the game's row (locked), its seats, the hash of the event a
 head (the next event's ``prev_hash``) and, for a ``command_id`` the client sent, where
 that id was recorded. The statement never changes, so it is written once here rather
 than built by the ORM per move (building it cost ~1.1 ms of CPU, more than everything
-else the write path does in Python); rows still go through each field's converters and
-``Model.from_db``, so the models come out as the ORM would make them.
+else the write path does in Python); games/rows.py makes the models from its rows.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from django.db import connection
 
 from games.errors import NotFound
 from games.models import Game, GameEvent, Seat
+from games.rows import Columns
 
 
 @dataclass(frozen=True)
@@ -79,12 +79,11 @@ class _Statement:
 
     def __init__(self, lock_of: bool) -> None:
         quote = connection.ops.quote_name
-        self.game_fields = Game._meta.concrete_fields
-        self.seat_fields = Seat._meta.concrete_fields
-        self.seat_at = len(self.game_fields)  # the seat's id: NULL for a table without seats
+        self.game_columns = Columns(Game, "g")
+        self.seat_columns = Columns(Seat, "s")
+        self.seat_at = len(self.game_columns)  # the seat's id: NULL for a table without seats
         events = quote(GameEvent._meta.db_table)
-        columns = [f"g.{quote(f.column)}" for f in self.game_fields]
-        columns += [f"s.{quote(f.column)}" for f in self.seat_fields]
+        columns = [*self.game_columns.sql, *self.seat_columns.sql]
         head_hash = f"(SELECT e.hash FROM {events} e WHERE e.game_id = g.id AND e.seq = g.head_seq)"
         recorded = f"(SELECT e.seq FROM {events} e WHERE e.game_id = g.id AND e.command_id = %s)"
         lock = " FOR UPDATE OF g" if lock_of else ""
@@ -95,10 +94,6 @@ class _Statement:
             f"WHERE g.id = %s{lock}"
             for recorded_seq in ("NULL", recorded)
         )
-        self._game_convert = _converters(self.game_fields, "g")
-        self._seat_convert = _converters(self.seat_fields, "s")
-        self._game_names = [f.attname for f in self.game_fields]
-        self._seat_names = [f.attname for f in self.seat_fields]
 
     def game_id(self, value: Any) -> Any:
         return Game._meta.pk.get_db_prep_value(value, connection)
@@ -107,13 +102,10 @@ class _Statement:
         return GameEvent._meta.get_field("command_id").get_db_prep_value(value, connection)
 
     def game(self, row: tuple) -> Game:
-        values = _convert(row[: self.seat_at], self._game_convert)
-        return Game.from_db(connection.alias, self._game_names, values)
+        return self.game_columns.make(row, 0)
 
     def seat(self, row: tuple, game: Game) -> Seat:
-        end = self.seat_at + len(self.seat_fields)
-        values = _convert(row[self.seat_at : end], self._seat_convert)
-        seat = Seat.from_db(connection.alias, self._seat_names, values)
+        seat = self.seat_columns.make(row, self.seat_at)
         seat.game = game
         return seat
 
@@ -121,25 +113,3 @@ class _Statement:
 @lru_cache(maxsize=8)
 def _statement(vendor: str, lock_of: bool) -> _Statement:
     return _Statement(lock_of)
-
-
-def _converters(fields: list, alias: str) -> list[tuple[int, list, Any]]:
-    """(position, converters, column) of each field whose database value needs
-    converting (the same converters the ORM applies)."""
-    found = []
-    for position, field in enumerate(fields):
-        column = field.get_col(alias)
-        found_here = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
-        if found_here:
-            found.append((position, found_here, column))
-    return found
-
-
-def _convert(values: tuple, converters: list[tuple[int, list, Any]]) -> list:
-    values = list(values)
-    for position, functions, column in converters:
-        value = values[position]
-        for function in functions:
-            value = function(value, column, connection)
-        values[position] = value
-    return values
