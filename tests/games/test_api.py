@@ -239,7 +239,7 @@ def test_anonymous_cannot_write_but_can_watch(api):
 
 def test_lobby_actions_join_leave_bots_resign_abort(api):
     host, guest, mod = api("host"), api("guest"), api("mod", staff=True)
-    make_moderator(mod.user)  # staff alone may not moderate (tests/games/test_permissions.py)
+    make_moderator(mod.user)  # staff alone may not moderate (tests/games/permissions/)
     table = create_table(host, seats=3, bots=1)
     game_id = table["id"]
     assert guest.post(f"/api/tables/{game_id}/join/").status_code == 200

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from games.rules import get_ruleset
-from games.rules.base import Event
+from games.rules.base import Event, IllegalCommand
 from games.rules.kingdom_builder.board import COLS, board_from_grid
 from games.rules.kingdom_builder.placement import WALL
 from games.rules.kingdom_builder.state import TURN, State, evolve
@@ -171,3 +173,13 @@ def finish_turn(s: State) -> State:
         command = next((c for c in commands if c["type"] == "end_turn"), commands[0])
         s, _ = play(s, command)
     return s
+
+
+def refused(s, command, seat=None) -> str:
+    with pytest.raises(IllegalCommand) as error:
+        RULESET.decide(s, s.active if seat is None else seat, command, random.Random(0))
+    return error.value.code
+
+
+def builds(s) -> set[tuple[int, int]]:
+    return {tuple(c["hex"]) for c in RULESET.legal_commands(s, s.active) if c["type"] == "build"}

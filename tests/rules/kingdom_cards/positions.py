@@ -101,3 +101,21 @@ def all_cards(state: KingdomCardsState) -> list[str]:
 
 def count_cards(state: KingdomCardsState) -> int:
     return len(all_cards(state))
+
+
+REDS = ["R1a", "R2a", "R3a", "R4a", "R5a", "R6a", "R7a", "R8a", "R9a"]
+YELLOWS = ["Y1a", "Y2a", "Y3a", "Y4a", "Y5a", "Y6a", "Y7a", "Y8a", "Y9a"]
+LAY_TREASURE = {"type": "lay_treasure", "card": "T3"}
+RETURN_TREASURE = {"type": "return_treasure", "card": "T3"}
+
+
+class StackedDeck(random.Random):
+    """An RNG whose shuffle deals ``order`` first (the rest in deck order)."""
+
+    def __init__(self, order):
+        super().__init__(0)
+        self.order = order
+
+    def shuffle(self, cards):
+        rest = [c for c in cards if c not in self.order]
+        cards[:] = self.order + rest
