@@ -153,11 +153,7 @@ def _advance(game: Game, seats: list[SeatRow], previous: Head | None, sent_seq: 
         current = Head(game, viewers, names, previous.after, previous.rows, previous.updates)
     else:
         after = max(0, min(sent_seq, game.head_seq), game.head_seq - MAX_EVENTS)
-        rows = list(
-            GameEvent.objects.filter(game=game, seq__gt=after, seq__lte=game.head_seq).order_by(
-                "seq"
-            )
-        )
+        rows = read_events(game, after, game.head_seq)
         current = Head(game, viewers, names, after, rows)
         wanted = {current.seat_of(user) for user in heads.watching(game.id)}
         _compute(current, wanted, previous)
@@ -170,7 +166,7 @@ def read_game_and_seats(game_id: uuid.UUID | str) -> tuple[Game, list[SeatRow]]:
     (games/rows.py): the read every head costs a process."""
     statement = _head_statement(connection.vendor)
     try:
-        key = Game._meta.pk.get_db_prep_value(game_id, connection)
+        key = statement.game_key(game_id)
     except (ValidationError, ValueError, TypeError, AttributeError) as exc:
         raise NotFound("not_found", "No such table.") from exc
     with connection.cursor() as cursor:
@@ -191,6 +187,18 @@ def read_game_and_seats(game_id: uuid.UUID | str) -> tuple[Game, list[SeatRow]]:
     return game, seats
 
 
+def read_events(game: Game, after: int, upto: int) -> list[GameEvent]:
+    """The events after seq ``after`` up to ``upto`` (at most ``MAX_EVENTS``), in order."""
+    statement = _head_statement(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(statement.events_sql, [statement.game_key(game.pk), after, upto])
+        rows = cursor.fetchall()
+    events = [statement.event.make(row, 0) for row in rows]
+    for event in events:
+        event.game = game
+    return events
+
+
 class _HeadStatement:
     def __init__(self) -> None:
         quote = connection.ops.quote_name
@@ -207,6 +215,15 @@ class _HeadStatement:
             f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.id = s.user_id "
             "WHERE g.id = %s"
         )
+        self.event = Columns(GameEvent, "e")
+        self.events_sql = (
+            f"SELECT {', '.join(self.event.sql)} FROM {quote(GameEvent._meta.db_table)} e "
+            f"WHERE e.game_id = %s AND e.seq > %s AND e.seq <= %s ORDER BY e.seq LIMIT {MAX_EVENTS}"
+        )
+
+    @staticmethod
+    def game_key(value: Any) -> Any:
+        return Game._meta.pk.get_db_prep_value(value, connection)
 
 
 @lru_cache(maxsize=4)
@@ -277,9 +294,7 @@ def _frame(current: Head, seat: Seat, sent_seq: int, fresh: bool) -> News:
     if sent_seq >= current.after:
         events = [e for e in update["events"] if e["seq"] > sent_seq]
     else:  # further behind than this head's batch: its own read, up to this head
-        rows = GameEvent.objects.filter(
-            game=current.game, seq__gt=sent_seq, seq__lte=current.seq
-        ).order_by("seq")[:MAX_EVENTS]
+        rows = read_events(current.game, sent_seq, current.seq)
         events = selectors.redacted_events(current.game, rows, seat, current.names)
     last_seq = events[-1]["seq"] if events else None
     if not events and not fresh:
