@@ -1,11 +1,10 @@
 // Table chat over /ws/games/<id>/chat/: history on connect, live lines, moderators' hides,
-// and a report button on every other player's line. Reconnects with backoff.
+// and a report button on every other player's line. Reconnects with backoff (the
+// server sends the history again on every connect).
 
 import { showError, socketMessage, toast, wsUrl } from "./api.js";
 import { clear, h } from "./dom.js";
-
-const BACKOFF_FIRST = 500;
-const BACKOFF_MAX = 15000;
+import { ReconnectingSocket } from "./socket.js";
 
 function myName() {
   const config = document.getElementById("table-config");
@@ -25,25 +24,16 @@ class TableChat {
     this.log = root.querySelector("#chat-log");
     this.form = root.querySelector("#chat-form");
     this.input = root.querySelector("#chat-input");
-    this.backoff = BACKOFF_FIRST;
-    this.socket = null;
     if (this.form) this.form.addEventListener("submit", (ev) => this.say(ev));
-    this.connect();
-  }
-
-  connect() {
-    const socket = new WebSocket(wsUrl(`/ws/games/${this.gameId}/chat/`));
-    this.socket = socket;
-    socket.addEventListener("open", () => { this.backoff = BACKOFF_FIRST; });
-    socket.addEventListener("message", (ev) => {
-      const message = socketMessage(ev);
-      if (message !== undefined) this.receive(message);
-    });
-    socket.addEventListener("close", (ev) => {
-      if (ev.code === 4404) return;
-      setTimeout(() => this.connect(), this.backoff);
-      this.backoff = Math.min(this.backoff * 2, BACKOFF_MAX);
-    });
+    this.socket = new ReconnectingSocket(() => wsUrl(`/ws/games/${this.gameId}/chat/`), {
+      first: 500,
+      max: 15000,
+      retry: (ev) => ev.code !== 4404, // no such game: asking again will not help
+      onMessage: (ev) => {
+        const message = socketMessage(ev);
+        if (message !== undefined) this.receive(message);
+      },
+    }).open();
   }
 
   receive(message) {
@@ -86,20 +76,17 @@ class TableChat {
     ev.preventDefault();
     const body = this.input.value.trim();
     if (!body) return;
-    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+    if (!this.socket.send({ type: "say", body })) {
       showError("The chat is reconnecting; try again in a moment.");
       return;
     }
-    this.socket.send(JSON.stringify({ type: "say", body }));
     this.input.value = "";
   }
 
   report(line) {
     const reason = window.prompt(`Report ${line.author}'s message to the moderators. Why?`, "");
     if (reason === null) return;
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify({ type: "report", message: line.id, reason }));
-    }
+    this.socket.send({ type: "report", message: line.id, reason });
   }
 }
 

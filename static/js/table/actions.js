@@ -5,31 +5,39 @@ import { ApiError, newCommandId, post, showError, toast } from "../api.js";
 import { clear, h } from "../dom.js";
 
 export class ActionsPart {
+  constructor(table, client) {
+    this.table = table;
+    this.client = client;
+    this.confirmResign = false; // the Resign button was pressed: ask "Yes, resign"
+  }
+
   // ---- commands ---------------------------------------------------------------------------
   async send(command, retried = false) {
-    if (this.pending || this.replay.at !== null) return;
-    this.pending = true;
-    this.render();
+    const table = this.table;
+    const { stream, log, interlude } = this.client;
+    if (table.pending || table.replay.at !== null) return;
+    table.pending = true;
+    this.client.render();
     try {
-      const result = await post(`/api/tables/${this.id}/commands/`, {
+      const result = await post(`/api/tables/${table.id}/commands/`, {
         command,
         command_id: newCommandId(),
-        expected_seq: this.viewSeq,
+        expected_seq: table.viewSeq,
       });
-      this.awaitingSeq = Math.max(this.awaitingSeq, result.head_seq);
-      const before = this.lastSeq;
-      if (!this.applyEvents(result.events)) this.catchUp();
-      this.maybeInterlude((result.events || []).filter((e) => e.seq > before && e.seq <= this.lastSeq));
+      table.awaitingSeq = Math.max(table.awaitingSeq, result.head_seq);
+      const before = table.lastSeq;
+      if (!log.applyEvents(result.events)) stream.catchUp();
+      interlude.maybeInterlude((result.events || []).filter((e) => e.seq > before && e.seq <= table.lastSeq));
       // The socket brings the new view; if it is slow (or down), ask for it.
       setTimeout(() => {
-        if (this.viewSeq < this.awaitingSeq) this.catchUp();
+        if (table.viewSeq < table.awaitingSeq) stream.catchUp();
       }, 1500);
     } catch (err) {
       if (err instanceof ApiError && err.code === "stale_seq") {
-        this.pending = false;
-        await this.catchUp();
+        table.pending = false;
+        await stream.catchUp();
         const same = JSON.stringify(command);
-        if (this.renderer?.concurrentSeats && !retried && this.currentLegal().some((c) => JSON.stringify(c) === same)) {
+        if (table.renderer?.concurrentSeats && !retried && table.currentLegal().some((c) => JSON.stringify(c) === same)) {
           // Another seat moved first, and our move is still legal: send it again.
           return await this.send(command, true);
         }
@@ -38,38 +46,38 @@ export class ActionsPart {
         showError(err);
       }
     } finally {
-      this.pending = false;
-      this.render();
+      table.pending = false;
+      this.client.render();
     }
   }
 
   async tableAction(path, body) {
+    const table = this.table;
     try {
-      const detail = await post(`/api/tables/${this.id}/${path}`, body);
-      this.summary = detail;
-      this.status = detail.status;
-      this.yourSeat = detail.your_seat;
-      this.takeView(detail.view_seq, detail.view);
-      await this.catchUp();
+      const detail = await post(`/api/tables/${table.id}/${path}`, body);
+      table.takeDetail(detail);
+      table.takeView(detail.view_seq, detail.view);
+      await this.client.stream.catchUp();
     } catch (err) {
       showError(err);
     }
-    this.render();
+    this.client.render();
   }
 
   renderPrelude() {
-    const box = this.el.prelude;
-    if (this.status !== "open" || !this.summary) {
+    const table = this.table;
+    const box = table.el.prelude;
+    if (table.status !== "open" || !table.summary) {
       box.hidden = true;
       clear(box);
       return;
     }
     box.hidden = false;
-    const seats = this.summary.seats || [];
-    const me = this.username;
+    const seats = table.summary.seats || [];
+    const me = table.username;
     const seated = me && seats.some((seat) => seat.user === me && !seat.bot);
-    const isHost = me && this.summary.host === me;
-    const room = seats.length < this.summary.seats_wanted;
+    const isHost = me && table.summary.host === me;
+    const room = seats.length < table.summary.seats_wanted;
     const buttons = [];
     if (me && !seated && room) buttons.push(h("button", { type: "button", class: "primary", onclick: () => this.tableAction("join/") }, "Join this table"));
     if (seated) buttons.push(h("button", { type: "button", onclick: () => this.tableAction("leave/") }, "Leave"));
@@ -81,21 +89,22 @@ export class ActionsPart {
     if (isHost) buttons.push(h("button", { type: "button", class: "primary", onclick: () => this.tableAction("start/") }, "Start the game"));
     if (!me) buttons.push(h("a", { class: "button-link", href: `/accounts/login/?next=${encodeURIComponent(location.pathname)}` }, "Log in to join"));
     clear(box).append(
-      h("p", {}, `${seats.length} of ${this.summary.seats_wanted} seats taken. The seats are drawn at random when the game starts.`),
+      h("p", {}, `${seats.length} of ${table.summary.seats_wanted} seats taken. The seats are drawn at random when the game starts.`),
       h("div", { class: "actions" }, buttons),
     );
   }
 
   renderActions() {
-    const box = this.el.actions;
+    const table = this.table;
+    const box = table.el.actions;
     clear(box);
-    const view = this.view;
-    const names = this.names();
+    const view = table.view;
+    const names = table.names();
     const gone = new Set([...(view?.expelled || []), ...(view?.resigned || [])]);
     // Out of time (timed tables) or gone too long (untimed: view.absent): the same choice.
     const absent = new Set(view?.absent || []);
-    const outOfTime = [...(view?.clock?.timed_out || []), ...absent].filter((seat) => seat !== this.yourSeat && !gone.has(seat));
-    if (this.status === "active" && this.yourSeat !== null && !gone.has(this.yourSeat)) {
+    const outOfTime = [...(view?.clock?.timed_out || []), ...absent].filter((seat) => seat !== table.yourSeat && !gone.has(seat));
+    if (table.status === "active" && table.yourSeat !== null && !gone.has(table.yourSeat)) {
       for (const seat of outOfTime) {
         const name = names[seat] || `seat ${seat}`;
         const skipping = (view.skipping || []).includes(seat);
@@ -111,10 +120,10 @@ export class ActionsPart {
       }
     }
     const canResign =
-      this.status === "active" && this.yourSeat !== null && !(view?.resigned || []).includes(this.yourSeat);
+      table.status === "active" && table.yourSeat !== null && !(view?.resigned || []).includes(table.yourSeat);
     if (!canResign) return;
     if (!this.confirmResign) {
-      box.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => { this.confirmResign = true; this.render(); document.getElementById("resign-confirm")?.focus(); } }, "Resign"));
+      box.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => { this.confirmResign = true; this.client.render(); document.getElementById("resign-confirm")?.focus(); } }, "Resign"));
     } else {
       box.append(
         h("span", { class: "confirm-text" }, "Resign? A bot plays on for you and you rank last."),
@@ -131,7 +140,7 @@ export class ActionsPart {
           },
           "Yes, resign",
         ),
-        h("button", { type: "button", onclick: () => { this.confirmResign = false; this.render(); } }, "Cancel"),
+        h("button", { type: "button", onclick: () => { this.confirmResign = false; this.client.render(); } }, "Cancel"),
       );
     }
   }

@@ -1,6 +1,6 @@
-// The table client: its state, start-up and the render pass. Its methods come from the
-// parts beside it (stream, log, seats, board, actions, replay), mixed into one class so
-// that each part reads and writes the same state through `this`.
+// The table client: start-up, the render pass, and the wiring of its parts (stream, log,
+// seats, board, actions, replay, interlude). The state the parts share is declared in
+// state.js; each part keeps its own state and reaches a sibling through the client.
 
 import { get, showError } from "../api.js";
 import { shapesOn } from "../prefs.js";
@@ -10,150 +10,114 @@ import { InterludePart } from "./interlude.js";
 import { LogPart } from "./log.js";
 import { ReplayPart } from "./replay.js";
 import { SeatsPart } from "./seats.js";
-import { BACKOFF_FIRST, PING_EVERY, StreamPart } from "./stream.js";
+import { TableState } from "./state.js";
+import { PING_EVERY, StreamPart } from "./stream.js";
 
 export class TableClient {
   constructor(config) {
-    this.id = config.game_id;
-    this.ruleset = config.ruleset;
-    this.rulesetName = config.ruleset_name;
-    this.username = config.username;
-    this.status = config.status;
-    this.summary = null; // table summary (seats, options, outcome, seed...)
-    this.yourSeat = null;
-    this.lastSeq = 0; // the last event applied to the log
-    this.view = null;
-    this.viewSeq = 0;
-    this.legal = [];
-    this.legalSeq = 0;
-    this.awaitingSeq = 0; // after our own command: legal moves are stale until this seq
-    this.pending = false;
-    this.logged = new Set();
-    this.socket = null;
-    this.backoff = BACKOFF_FIRST;
-    this.reconnectTimer = null;
-    this.everConnected = false;
-    this.stopped = false;
-    this.catchingUp = null;
-    this.lastHeard = Date.now();
-    this.replay = { at: null, view: null, loading: null };
-    this.interlude = null; // a scored board shown before the game moves on (interlude.js)
+    const table = new TableState(config);
+    this.table = table;
     this.rendererState = {}; // the renderer's own memory across renders (selection...)
-    this.confirmResign = false;
-    this.renderer = null;
-    this.el = {
-      page: document.getElementById("table-page"),
-      board: document.getElementById("board"),
-      seats: document.getElementById("seats"),
-      actions: document.getElementById("table-actions"),
-      result: document.getElementById("result"),
-      replay: document.getElementById("replay"),
-      log: document.getElementById("log"),
-      conn: document.getElementById("conn"),
-      banner: document.getElementById("turn-banner"),
-      turnBar: document.getElementById("turn-bar"),
-      prelude: document.getElementById("prelude"),
-    };
+    this.stream = new StreamPart(table, this);
+    this.log = new LogPart(table, this);
+    this.seats = new SeatsPart(table, this);
+    this.board = new BoardPart(table, this);
+    this.actions = new ActionsPart(table, this);
+    this.replay = new ReplayPart(table, this);
+    this.interlude = new InterludePart(table, this);
+  }
+
+  // ---- what the console and the browser tests read (window.kingdomTable) ----------------
+  get yourSeat() {
+    return this.table.yourSeat;
+  }
+
+  get view() {
+    return this.table.view;
+  }
+
+  get lastSeq() {
+    return this.table.lastSeq;
+  }
+
+  get pending() {
+    return this.table.pending;
+  }
+
+  get status() {
+    return this.table.status;
+  }
+
+  names() {
+    return this.table.names();
+  }
+
+  currentLegal() {
+    return this.table.currentLegal();
+  }
+
+  send(command) {
+    return this.actions.send(command);
   }
 
   // ---- start-up ------------------------------------------------------------------------
   async start() {
-    await this.loadRenderer();
+    await this.board.loadRenderer();
     await this.loadDetail();
-    await this.catchUp();
+    await this.stream.catchUp();
     this.render();
-    if (this.status !== "finished" && this.status !== "aborted") this.connect();
-    else this.setConn("idle", "game over");
-    if (this.status === "open") this.watchLobby();
+    if (!this.table.isOver()) this.stream.connect();
+    else this.stream.setConn("idle", "game over");
+    if (this.table.status === "open") this.stream.watchLobby();
     window.addEventListener("kingdom:prefs", () => this.render());
-    window.addEventListener("online", () => this.reconnectNow());
-    window.addEventListener("pagehide", () => {
-      this.stopped = true;
-      this.socket?.close(1000);
-    });
+    window.addEventListener("online", () => this.stream.reconnectNow());
+    window.addEventListener("pagehide", () => this.stream.stop());
     // Back/forward cache: a restored page has closed its sockets; start afresh.
     window.addEventListener("pageshow", (ev) => {
       if (ev.persisted) window.location.reload();
     });
-    setInterval(() => this.heartbeat(), PING_EVERY);
-    setInterval(() => this.updateClocks(), 500);
+    setInterval(() => this.stream.heartbeat(), PING_EVERY);
+    setInterval(() => this.seats.updateClocks(), 500);
   }
 
   async loadDetail() {
     try {
-      const detail = await get(`/api/tables/${this.id}/`);
-      this.summary = detail;
-      this.status = detail.status;
-      this.yourSeat = detail.your_seat;
-      if (typeof detail.server_time_ms === "number") this.serverOffset = detail.server_time_ms - Date.now();
-      this.takeView(detail.view_seq, detail.view);
+      const detail = await get(`/api/tables/${this.table.id}/`);
+      this.table.takeDetail(detail);
+      if (typeof detail.server_time_ms === "number") this.table.serverOffset = detail.server_time_ms - Date.now();
+      this.table.takeView(detail.view_seq, detail.view);
     } catch (err) {
       showError(err);
     }
   }
 
-  // ---- the view, the log and legal commands ---------------------------------------------
-  takeView(seq, view) {
-    if (seq === undefined || seq === null || seq < this.viewSeq) return false;
-    this.viewSeq = seq;
-    this.view = view;
-    return true;
-  }
-
-  takeLegal(seq, commands) {
-    if (seq < this.legalSeq) return;
-    this.legalSeq = seq;
-    this.legal = commands || [];
-  }
-
-  isOver() {
-    return this.status === "finished" || this.status === "aborted";
-  }
-
   // ---- rendering --------------------------------------------------------------------------
-  names() {
-    const names = {};
-    for (const seat of this.summary?.seats || []) if (seat.seat !== null) names[seat.seat] = seat.name;
-    return names;
-  }
-
-  currentLegal() {
-    if (this.replay.at !== null || this.pending || this.status !== "active") return [];
-    if (this.viewSeq < this.awaitingSeq) return [];
-    if (this.legalSeq < this.viewSeq) return [];
-    return this.legal;
-  }
-
   render() {
-    this.renderBanner();
-    this.renderPrelude();
-    this.renderSeats();
-    this.renderActions();
-    this.renderBoard();
-    this.renderResult();
-    this.renderReplay();
+    this.board.renderBanner();
+    this.actions.renderPrelude();
+    this.seats.renderSeats();
+    this.actions.renderActions();
+    this.board.renderBoard();
+    this.board.renderResult();
+    this.replay.renderReplay();
   }
 
+  /** What a game's renderer (static/js/games/*.js) is given besides the view. */
   context() {
+    const table = this.table;
     return {
-      seat: this.yourSeat,
-      spectator: this.yourSeat === null,
-      names: this.names(),
+      seat: table.yourSeat,
+      spectator: table.yourSeat === null,
+      names: table.names(),
       send: (command) => this.send(command),
-      pending: this.pending,
-      replay: this.replay.at !== null,
-      over: this.isOver(),
+      pending: table.pending,
+      replay: table.replay.at !== null,
+      over: table.isOver(),
       shapes: shapesOn(),
       state: this.rendererState,
       rerender: () => this.render(),
-      gameId: this.id,
-      bar: this.el.turnBar, // a renderer's turn bar goes here: it stays in view
+      gameId: table.id,
+      bar: table.el.turnBar, // a renderer's turn bar goes here: it stays in view
     };
-  }
-}
-
-for (const part of [StreamPart, LogPart, SeatsPart, BoardPart, ActionsPart, ReplayPart, InterludePart]) {
-  for (const name of Object.getOwnPropertyNames(part.prototype)) {
-    if (name !== "constructor") Object.defineProperty(TableClient.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));
   }
 }

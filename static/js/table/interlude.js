@@ -11,21 +11,34 @@ import { seatBadge } from "../players.js";
 export const INTERLUDE_MS = 12000;
 
 export class InterludePart {
+  constructor(table, client) {
+    this.table = table;
+    this.client = client;
+    this.interlude = null; // the pause shown: {event, ticket, view (once fetched)}
+    this.interludeTimer = null; // ends it after INTERLUDE_MS
+  }
+
+  /** The board to show instead of the live one while paused, or null. */
+  pausedView() {
+    return this.interlude?.view || null;
+  }
+
   maybeInterlude(events) {
-    const wants = this.renderer?.interludeAfter;
-    if (!wants || this.status !== "active") return;
+    const table = this.table;
+    const wants = table.renderer?.interludeAfter;
+    if (!wants || table.status !== "active") return;
     const event = [...events].reverse().find((e) => wants(e));
     // Only a live one: the board after it is gone (the game went on past it).
-    if (!event || event.seq === this.lastSeq) return;
+    if (!event || event.seq === table.lastSeq) return;
     const ticket = {};
     this.interlude = { event, ticket, view: null };
     clearTimeout(this.interludeTimer);
     this.interludeTimer = setTimeout(() => this.endInterlude(), INTERLUDE_MS);
-    get(`/api/tables/${this.id}/view/?at=${event.seq}`)
+    get(`/api/tables/${table.id}/view/?at=${event.seq}`)
       .then((seen) => {
         if (this.interlude?.ticket !== ticket) return;
         this.interlude.view = seen.state;
-        this.render();
+        this.client.render();
       })
       .catch(() => this.endInterlude());
   }
@@ -34,12 +47,12 @@ export class InterludePart {
     clearTimeout(this.interludeTimer);
     if (!this.interlude) return;
     this.interlude = null;
-    this.render();
+    this.client.render();
   }
 
   /** The interlude's box above the board, or null. */
   interludeBox() {
-    const summary = this.renderer?.interludeSummary?.(this.interlude.event, this.names());
+    const summary = this.table.renderer?.interludeSummary?.(this.interlude.event, this.table.names());
     if (!summary) return null;
     return h(
       "div",

@@ -19,22 +19,29 @@ function clockTime(iso) {
 }
 
 export class LogPart {
+  constructor(table, client) {
+    this.table = table;
+    this.client = client;
+    this.logged = new Set(); // the seqs in the log
+  }
+
   /** Append events in seq order, each once. Returns false on a gap (the caller catches up). */
   applyEvents(events) {
     const sorted = [...(events || [])].sort((a, b) => a.seq - b.seq);
+    const table = this.table;
     for (const event of sorted) {
-      if (event.seq <= this.lastSeq || this.logged.has(event.seq)) continue;
-      if (event.seq !== this.lastSeq + 1) return false;
+      if (event.seq <= table.lastSeq || this.logged.has(event.seq)) continue;
+      if (event.seq !== table.lastSeq + 1) return false;
       this.appendLog(event);
-      this.lastSeq = event.seq;
-      this.lastEventAt = event.recorded_at; // a bot's thinking is counted from here
+      table.lastSeq = event.seq;
+      table.lastEventAt = event.recorded_at; // a bot's thinking is counted from here
     }
     return true;
   }
 
   appendLog(event) {
     this.logged.add(event.seq);
-    const log = this.el.log;
+    const log = this.table.el.log;
     const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     const about = aboutSeat(event);
     // An empty line (the clocks pressed) keeps its place in seq order but is not shown.
@@ -52,9 +59,9 @@ export class LogPart {
       h("span", { class: "log-text" }, event.text || event.type.replaceAll("_", " ")),
       event.recorded_at ? h("time", { class: "log-time", datetime: event.recorded_at, title: new Date(event.recorded_at).toLocaleString() }, clockTime(event.recorded_at)) : null,
     );
-    if (this.isOver()) this.makeLogEntrySeekable(item, event.seq);
+    if (this.table.isOver()) this.makeLogEntrySeekable(item, event.seq);
     log.append(item);
-    if (nearBottom && this.replay.at === null) log.scrollTop = log.scrollHeight;
+    if (nearBottom && this.table.replay.at === null) log.scrollTop = log.scrollHeight;
   }
 
   makeLogEntrySeekable(item, seq) {
@@ -62,7 +69,7 @@ export class LogPart {
     item.dataset.seekable = "1";
     item.tabIndex = 0;
     item.title = "Show the board just after this move";
-    const go = () => this.seek(seq);
+    const go = () => this.client.replay.seek(seq);
     item.addEventListener("click", go);
     item.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" || ev.key === " ") {

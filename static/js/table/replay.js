@@ -4,48 +4,58 @@ import { get, showError } from "../api.js";
 import { clear, h } from "../dom.js";
 
 export class ReplayPart {
+  constructor(table, client) {
+    this.table = table; // table.replay: the move shown and its board, shared with the others
+    this.client = client;
+    this.loading = null; // a token while the board at a move is being fetched
+  }
+
   async seek(seq) {
-    const head = this.lastSeq;
+    const table = this.table;
+    const replay = table.replay;
+    const head = table.lastSeq;
     if (!head) return;
     const at = Math.max(1, Math.min(seq, head));
-    this.replay.at = at === head ? null : at;
-    if (this.replay.at === null) {
-      this.replay.view = null;
-      this.render();
+    replay.at = at === head ? null : at;
+    if (replay.at === null) {
+      replay.view = null;
+      this.client.render();
       return;
     }
     const ticket = {};
-    this.replay.loading = ticket;
-    this.render();
+    this.loading = ticket;
+    this.client.render();
     try {
-      const seen = await get(`/api/tables/${this.id}/view/?at=${at}`);
-      if (this.replay.loading !== ticket) return;
-      this.replay.view = seen.state;
-      this.replay.at = seen.seq;
+      const seen = await get(`/api/tables/${table.id}/view/?at=${at}`);
+      if (this.loading !== ticket) return;
+      replay.view = seen.state;
+      replay.at = seen.seq;
     } catch (err) {
       showError(err);
     } finally {
-      if (this.replay.loading === ticket) this.replay.loading = null;
+      if (this.loading === ticket) this.loading = null;
     }
-    this.render();
+    this.client.render();
   }
 
   renderReplay() {
-    const box = this.el.replay;
-    if (!this.isOver() || !this.lastSeq) {
+    const table = this.table;
+    const replay = table.replay;
+    const box = table.el.replay;
+    if (!table.isOver() || !table.lastSeq) {
       box.hidden = true;
       return;
     }
     box.hidden = false;
-    for (const item of this.el.log.children) this.makeLogEntrySeekable(item, Number(item.dataset.seq));
-    const head = this.lastSeq;
-    const at = this.replay.at ?? head;
-    for (const item of this.el.log.querySelectorAll("[aria-current]")) item.removeAttribute("aria-current");
-    if (this.replay.at !== null) {
+    for (const item of table.el.log.children) this.client.log.makeLogEntrySeekable(item, Number(item.dataset.seq));
+    const head = table.lastSeq;
+    const at = replay.at ?? head;
+    for (const item of table.el.log.querySelectorAll("[aria-current]")) item.removeAttribute("aria-current");
+    if (replay.at !== null) {
       const current = document.getElementById(`ev-${at}`);
       current?.setAttribute("aria-current", "step");
       if (current) {
-        const log = this.el.log;
+        const log = table.el.log;
         const top = current.offsetTop;
         if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - current.offsetHeight) {
           log.scrollTop = top - log.clientHeight / 2;
@@ -77,9 +87,9 @@ export class ReplayPart {
           "div",
           { class: "actions replay-steps" },
           step("First move", "first", () => this.seek(1), "First"),
-          step("Previous move", "back", () => this.seek((this.replay.at ?? this.lastSeq) - 1), "◀ Back"),
-          step("Next move", "next", () => this.seek((this.replay.at ?? this.lastSeq) + 1), "Next ▶"),
-          step("Last move", "last", () => this.seek(this.lastSeq), "Last"),
+          step("Previous move", "back", () => this.seek((replay.at ?? table.lastSeq) - 1), "◀ Back"),
+          step("Next move", "next", () => this.seek((replay.at ?? table.lastSeq) + 1), "Next ▶"),
+          step("Last move", "last", () => this.seek(table.lastSeq), "Last"),
         ),
         h("p", { id: "replay-position", class: "small-text" }),
       );
@@ -88,6 +98,6 @@ export class ReplayPart {
     slider.max = String(head);
     if (document.activeElement !== slider) slider.value = String(at);
     box.querySelector("#replay-position").textContent =
-      (this.replay.loading ? "Loading… " : "") + (this.replay.at === null ? `Final position (move ${head}).` : `After move ${at} of ${head}.`);
+      (this.loading ? "Loading… " : "") + (replay.at === null ? `Final position (move ${head}).` : `After move ${at} of ${head}.`);
   }
 }

@@ -5,23 +5,29 @@ import { clear, h } from "../dom.js";
 import { seatBadge, seatColour } from "../players.js";
 
 export class SeatsPart {
+  constructor(table, client) {
+    this.table = table;
+    this.client = client;
+  }
+
   // ---- clocks (kept by the server; the page counts down from its deadlines) -------------
   serverNow() {
-    return Date.now() + (this.serverOffset || 0);
+    return Date.now() + (this.table.serverOffset || 0);
   }
 
   /** The bot seats to act now, thinking: each against its budget (the table's think
    * time), counted from the last event (when its turn began). */
   thinkingBots() {
-    if (this.status !== "active" || this.replay.at !== null || !this.view || !this.lastEventAt) return [];
-    const bots = new Set((this.summary?.seats || []).filter((s) => s.seat !== null && (s.bot || s.resigned || s.expelled || s.kicked)).map((s) => s.seat));
-    return (this.view.to_act || []).filter((seat) => bots.has(seat));
+    const table = this.table;
+    if (table.status !== "active" || table.replay.at !== null || !table.view || !table.lastEventAt) return [];
+    const bots = new Set((table.summary?.seats || []).filter((s) => s.seat !== null && (s.bot || s.resigned || s.expelled || s.kicked)).map((s) => s.seat));
+    return (table.view.to_act || []).filter((seat) => bots.has(seat));
   }
 
   thinkingBar() {
     const seats = this.thinkingBots();
     if (!seats.length) return null;
-    const names = this.names();
+    const names = this.table.names();
     const who = seats.map((seat) => names[seat] || `seat ${seat}`).join(", ");
     const bar = h("span", { class: "bot-thinking", id: "bot-thinking", role: "progressbar", "aria-label": `${who} thinking`, "aria-valuemin": "0" }, h("span", { class: "bot-thinking-fill" }));
     const label = h("span", { class: "bot-thinking-text", id: "bot-thinking-text" });
@@ -31,8 +37,8 @@ export class SeatsPart {
 
   updateThinking(bar = document.getElementById("bot-thinking"), label = document.getElementById("bot-thinking-text")) {
     if (!bar || !label) return;
-    const budget = Number(this.summary?.bot_think_seconds) || 1;
-    const elapsed = Math.max(0, (this.serverNow() - Date.parse(this.lastEventAt)) / 1000);
+    const budget = Number(this.table.summary?.bot_think_seconds) || 1;
+    const elapsed = Math.max(0, (this.serverNow() - Date.parse(this.table.lastEventAt)) / 1000);
     bar.setAttribute("aria-valuemax", String(budget));
     bar.setAttribute("aria-valuenow", String(Math.min(elapsed, budget).toFixed(1)));
     bar.firstChild.style.width = `${Math.min(100, (elapsed / budget) * 100).toFixed(1)}%`;
@@ -42,27 +48,29 @@ export class SeatsPart {
 
   updateClocks() {
     this.updateThinking();
-    const clock = (this.replay.at !== null ? this.replay.view : this.view)?.clock;
-    for (const el of this.el.seats.querySelectorAll(".seat-clock")) {
+    const table = this.table;
+    const clock = (table.replay.at !== null ? table.replay.view : table.view)?.clock;
+    for (const el of table.el.seats.querySelectorAll(".seat-clock")) {
       const reading = clockReading(clock, Number(el.dataset.clockSeat), this.serverNow());
       el.textContent = reading ? reading.text : "";
-      el.classList.toggle("running", !!reading?.running && this.status === "active");
+      el.classList.toggle("running", !!reading?.running && table.status === "active");
       el.classList.toggle("low", !!reading?.low);
       el.classList.toggle("out", !!reading?.out);
     }
   }
 
   renderSeats() {
-    const list = this.el.seats;
+    const table = this.table;
+    const list = table.el.seats;
     clear(list);
-    const view = this.replay.view || this.view;
-    const seats = [...(this.summary?.seats || [])].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99) || a.id - b.id);
+    const view = table.replay.view || table.view;
+    const seats = [...(table.summary?.seats || [])].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99) || a.id - b.id);
     const toAct = new Set(view?.to_act || []);
     const resigned = new Set(view?.resigned || []);
     for (const seat of seats) {
       const number = seat.seat;
-      const isYou = number !== null && number === this.yourSeat;
-      const detail = number !== null && view && this.renderer?.seatSummary ? this.renderer.seatSummary(view, number, this.context()) : null;
+      const isYou = number !== null && number === table.yourSeat;
+      const detail = number !== null && view && table.renderer?.seatSummary ? table.renderer.seatSummary(view, number, this.client.context()) : null;
       list.append(
         h(
           "li",
@@ -79,7 +87,7 @@ export class SeatsPart {
             isYou ? h("span", { class: "tag tag-you" }, "you") : null,
             seat.bot && !seat.resigned ? h("span", { class: "tag" }, `bot · ${seat.bot}`) : null,
             seat.resigned || resigned.has(number) ? h("span", { class: "tag" }, "resigned") : null,
-            toAct.has(number) && !this.isOver() ? h("span", { class: "tag tag-turn", title: "to act" }, "to act") : null,
+            toAct.has(number) && !table.isOver() ? h("span", { class: "tag tag-turn", title: "to act" }, "to act") : null,
           ),
           detail ? h("div", { class: "seat-detail" }, detail) : null,
           view?.clock && number !== null && clockReading(view.clock, number, this.serverNow())
@@ -88,7 +96,7 @@ export class SeatsPart {
         ),
       );
     }
-    const control = timeControlText(this.summary?.time_control);
+    const control = timeControlText(table.summary?.time_control);
     document.getElementById("seats-heading").textContent = control ? `Players · ${control}` : "Players";
     this.updateClocks();
   }

@@ -1,37 +1,53 @@
 // The live connection: events by seq, gap recovery through REST, reconnection with
-// backoff, the heartbeat and resync, and the lobby stream while the table is open.
+// backoff (socket.js), the heartbeat and resync, and the lobby stream while the table is
+// open.
 
 import { ApiError, get, showError, socketMessage, wsUrl } from "../api.js";
+import { ReconnectingSocket } from "../socket.js";
 
-export const BACKOFF_FIRST = 400;
+const BACKOFF_FIRST = 400;
 const BACKOFF_MAX = 10000;
 export const PING_EVERY = 20000;
 const SILENCE_LIMIT = 50000;
 
 export class StreamPart {
+  constructor(table, client) {
+    this.table = table;
+    this.client = client;
+    this.socket = null; // the game's ReconnectingSocket, from connect()
+    this.lobby = null; // the lobby's, while the table is open (watchLobby)
+    this.stopped = false; // the page is going away: no more sockets
+    this.lastHeard = Date.now(); // the last frame from the game socket (the heartbeat)
+    this.catchingUp = null; // the catch-up under way, a promise
+    this.catchAgain = false; // news came during it: go round once more
+    this.reopening = false; // reopenAsPlayer under way
+    this.reopened = 0; // sockets reopened to be served as a player
+  }
+
   /** Fetch what we missed through REST: every event after lastSeq, then the view and legal. */
   catchUp() {
     if (this.catchingUp) {
       this.catchAgain = true;
       return this.catchingUp;
     }
+    const table = this.table;
     this.catchingUp = (async () => {
       try {
         for (let round = 0; round < 20; round++) {
           this.catchAgain = false;
-          const page = await get(`/api/tables/${this.id}/events/?after=${this.lastSeq}`);
-          this.applyEvents(page.events);
-          if (this.lastSeq < page.head_seq && page.events.length) continue;
-          if (this.status !== "open" || page.head_seq > 0) {
+          const page = await get(`/api/tables/${table.id}/events/?after=${table.lastSeq}`);
+          this.client.log.applyEvents(page.events);
+          if (table.lastSeq < page.head_seq && page.events.length) continue;
+          if (table.status !== "open" || page.head_seq > 0) {
             const [seen, legal] = await Promise.all([
-              get(`/api/tables/${this.id}/view/`),
-              get(`/api/tables/${this.id}/legal/`),
+              get(`/api/tables/${table.id}/view/`),
+              get(`/api/tables/${table.id}/legal/`),
             ]);
-            this.takeView(seen.seq, seen.state);
-            this.takeLegal(legal.seq, legal.commands);
-            if (legal.seat !== undefined && legal.seat !== null) this.yourSeat = legal.seat;
+            table.takeView(seen.seq, seen.state);
+            table.takeLegal(legal.seq, legal.commands);
+            if (legal.seat !== undefined && legal.seat !== null) table.yourSeat = legal.seat;
             // The game moved between the reads: fetch the events, view and moves again.
-            if (seen.seq > this.lastSeq || legal.seq !== seen.seq) continue;
+            if (seen.seq > table.lastSeq || legal.seq !== seen.seq) continue;
           }
           if (!this.catchAgain) break;
         }
@@ -40,7 +56,7 @@ export class StreamPart {
       } finally {
         this.catchingUp = null;
       }
-      this.render();
+      this.client.render();
     })();
     return this.catchingUp;
   }
@@ -48,79 +64,67 @@ export class StreamPart {
   // ---- the socket -------------------------------------------------------------------------
   connect() {
     if (this.stopped) return;
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = null;
-    const socket = new WebSocket(wsUrl(`/ws/games/${this.id}/?after=${this.lastSeq}`));
-    this.socket = socket;
-    socket.addEventListener("open", () => {
-      if (socket !== this.socket) return;
-      this.backoff = BACKOFF_FIRST;
-      this.lastHeard = Date.now();
-      this.setConn("live", "live");
-      if (this.everConnected) this.catchUp(); // what happened while we were away
-      this.everConnected = true;
-    });
-    socket.addEventListener("message", (ev) => {
-      if (socket !== this.socket) return;
-      this.lastHeard = Date.now();
-      const message = socketMessage(ev);
-      if (message === undefined) return;
-      if (message.type === "events") this.onNews(message);
-      else if (message.type === "error") console.warn("table socket:", message.message);
-    });
-    socket.addEventListener("close", (ev) => {
-      if (socket !== this.socket) return;
-      this.socket = null;
-      if (this.stopped) return;
-      if (ev.code === 4404) {
-        this.setConn("down", "table not found");
-        return;
-      }
-      this.scheduleReconnect();
-    });
-  }
-
-  scheduleReconnect() {
-    if (this.reconnectTimer || this.stopped) return;
-    this.setConn("down", "reconnecting…");
-    const wait = this.backoff * (0.75 + Math.random() * 0.5);
-    this.backoff = Math.min(this.backoff * 2, BACKOFF_MAX);
-    this.reconnectTimer = setTimeout(() => this.connect(), wait);
+    this.socket = new ReconnectingSocket(() => wsUrl(`/ws/games/${this.table.id}/?after=${this.table.lastSeq}`), {
+      first: BACKOFF_FIRST,
+      max: BACKOFF_MAX,
+      retry: (ev) => ev.code !== 4404,
+      onOpen: (_ev, { reopened }) => {
+        this.lastHeard = Date.now();
+        this.setConn("live", "live");
+        if (reopened) this.catchUp(); // what happened while we were away
+      },
+      onMessage: (ev) => {
+        this.lastHeard = Date.now();
+        const message = socketMessage(ev);
+        if (message === undefined) return;
+        if (message.type === "events") this.onNews(message);
+        else if (message.type === "error") console.warn("table socket:", message.message);
+      },
+      onClose: (ev, { retryIn }) => {
+        if (ev?.code === 4404) this.setConn("down", "table not found");
+        else if (retryIn !== null) this.setConn("down", "reconnecting…");
+      },
+    }).open();
   }
 
   reconnectNow() {
-    if (this.socket || this.stopped) return;
-    this.backoff = BACKOFF_FIRST;
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = null;
-    this.connect();
+    if (!this.stopped) this.socket?.reconnectNow();
+  }
+
+  /** The page is going away: close the sockets for good. */
+  stop() {
+    this.stopped = true;
+    this.socket?.close(1000);
+    this.lobby?.close(1000);
   }
 
   heartbeat() {
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (!socket?.isOpen) return;
     const quiet = Date.now() - this.lastHeard;
     if (quiet > SILENCE_LIMIT) {
-      socket.close(4001); // a silent socket: drop it and reconnect
+      socket.drop(4001); // a silent socket: drop it and reconnect
       return;
     }
     // News can be lost (the channel layer is at-most-once): when the game has been quiet
     // for a while, ask for anything after our last event instead of a bare ping.
-    const message = quiet >= PING_EVERY && this.status === "active" ? { type: "resync", after: this.lastSeq } : { type: "ping" };
-    socket.send(JSON.stringify(message));
+    const message = quiet >= PING_EVERY && this.table.status === "active" ? { type: "resync", after: this.table.lastSeq } : { type: "ping" };
+    socket.send(message);
   }
 
   setConn(state, text) {
-    this.el.conn.dataset.state = state;
-    this.el.conn.textContent = text;
-    this.el.page.classList.toggle("is-offline", state === "down");
+    const el = this.table.el;
+    el.conn.dataset.state = state;
+    el.conn.textContent = text;
+    el.page.classList.toggle("is-offline", state === "down");
   }
 
   /** Whether the seat list names us (the seat number comes only when the game starts). */
   seatedByName() {
+    const table = this.table;
     // A player who left (resigned, expelled, kicked) watches as a spectator: not seated.
-    const playing = (seat) => seat.user === this.username && !seat.resigned && !seat.expelled && !seat.kicked;
-    return !!this.username && (this.summary?.seats || []).some(playing);
+    const playing = (seat) => seat.user === table.username && !seat.resigned && !seat.expelled && !seat.kicked;
+    return !!table.username && (table.summary?.seats || []).some(playing);
   }
 
   /** A socket opened before the game started may still see us as a spectator (the
@@ -129,76 +133,73 @@ export class StreamPart {
     if (this.reopening || this.reopened >= 3) return;
     this.reopening = true;
     try {
-      await this.loadDetail();
-      if (this.yourSeat === null) {
+      await this.client.loadDetail();
+      if (this.table.yourSeat === null) {
         // We left the table (a bot plays our seat): the stream was right; read on as a watcher.
         this.catchUp();
         return;
       }
-      this.reopened = (this.reopened || 0) + 1;
-      const old = this.socket;
-      this.socket = null;
-      old?.close(4002);
-      this.connect();
+      this.reopened += 1;
+      this.socket?.reopen(4002);
     } finally {
       this.reopening = false;
     }
   }
 
   onNews(message) {
+    const table = this.table;
     if (message.your_seat === null && message.status && message.status !== "open" && this.seatedByName()) {
       // Its events are redacted for a spectator: take nothing from it, ask again.
       this.reopenAsPlayer();
       return;
     }
-    const wasStatus = this.status;
-    const wasSeat = this.yourSeat;
-    if (message.status) this.status = message.status;
-    if (message.your_seat !== undefined) this.yourSeat = message.your_seat;
+    const wasStatus = table.status;
+    const wasSeat = table.yourSeat;
+    if (message.status) table.status = message.status;
+    if (message.your_seat !== undefined) table.yourSeat = message.your_seat;
     const events = message.events || [];
     let gap = false;
-    if (events.length && events[0].seq > this.lastSeq + 1) gap = true;
+    if (events.length && events[0].seq > table.lastSeq + 1) gap = true;
     else {
-      const before = this.lastSeq;
-      gap = !this.applyEvents(events);
-      this.maybeInterlude(events.filter((e) => e.seq > before && e.seq <= this.lastSeq));
+      const before = table.lastSeq;
+      gap = !this.client.log.applyEvents(events);
+      this.client.interlude.maybeInterlude(events.filter((e) => e.seq > before && e.seq <= table.lastSeq));
     }
-    if (this.takeView(message.head, message.view)) this.takeLegal(message.head, message.legal);
-    if (gap || this.lastSeq < message.head) this.catchUp();
-    if (wasStatus !== this.status || wasSeat !== this.yourSeat) {
-      this.loadDetail().then(() => this.render());
-      if (this.status !== "open") this.stopLobby();
+    if (table.takeView(message.head, message.view)) table.takeLegal(message.head, message.legal);
+    if (gap || table.lastSeq < message.head) this.catchUp();
+    if (wasStatus !== table.status || wasSeat !== table.yourSeat) {
+      this.client.loadDetail().then(() => this.client.render());
+      if (table.status !== "open") this.stopLobby();
     }
-    this.render();
+    this.client.render();
   }
 
   // While the table is open, seat changes arrive on the lobby stream.
   watchLobby() {
-    const socket = new WebSocket(wsUrl("/ws/lobby/"));
-    this.lobbySocket = socket;
-    socket.addEventListener("message", (ev) => {
-      const message = socketMessage(ev);
-      if (message === undefined) return;
-      if (message.type === "table" && message.table?.id === this.id) {
-        const before = this.status;
-        this.summary = { ...this.summary, ...message.table };
-        this.status = message.table.status;
-        if (before !== this.status) {
-          this.loadDetail().then(() => this.catchUp());
+    this.lobby = new ReconnectingSocket(() => wsUrl("/ws/lobby/"), {
+      first: 2000,
+      max: 10000,
+      retry: () => this.table.status === "open" && !this.stopped,
+      onMessage: (ev) => {
+        const message = socketMessage(ev);
+        if (message === undefined) return;
+        const table = this.table;
+        if (message.type === "table" && message.table?.id === table.id) {
+          const before = table.status;
+          table.summary = { ...table.summary, ...message.table };
+          table.status = message.table.status;
+          if (before !== table.status) {
+            this.client.loadDetail().then(() => this.catchUp());
+          }
+          this.client.render();
         }
-        this.render();
-      }
-    });
-    socket.addEventListener("close", () => {
-      if (this.lobbySocket === socket && this.status === "open" && !this.stopped) {
-        setTimeout(() => this.watchLobby(), 2000);
-      }
-    });
+      },
+    }).open();
   }
 
   stopLobby() {
-    const socket = this.lobbySocket;
-    this.lobbySocket = null;
-    socket?.close(1000);
+    const lobby = this.lobby;
+    this.lobby = null;
+    lobby?.close(1000);
   }
 }
