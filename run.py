@@ -3,7 +3,7 @@
 
 python3 run.py serve   # http://127.0.0.1:8000 (SQLite, in-memory channels, in-process bots)
 python3 run.py test    # the whole test suite (PostgreSQL + Redis too when CI=true)
-python3 run.py lint    # ruff check + ruff format --check (CI runs it before the tests)
+python3 run.py lint    # ruff check + ruff format --check + lint-imports (CI runs it before the tests)
 """
 
 from __future__ import annotations
@@ -123,6 +123,8 @@ def lint() -> None:
     install()
     sh(PY, "-m", "ruff", "check", ".")
     sh(PY, "-m", "ruff", "format", "--check", ".")
+    # The import contracts in pyproject.toml ([tool.importlinter]): apps depend one way.
+    sh(PY.parent / ("lint-imports.exe" if os.name == "nt" else "lint-imports"))
 
 
 def test() -> None:

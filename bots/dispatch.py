@@ -7,11 +7,11 @@
   game of any length finishes without touching the recursion limit.
 - ``none``: nothing is scheduled (tests that drive bot turns by hand).
 
-The clock sweep follows the same setting: with ``celery`` Celery beat runs
-``bots.tasks.sweep_clocks``; with ``thread`` an in-process sweeper thread is started
-lazily (when a timed game's clock is pressed, or a game stream connects); with
-``inline`` / ``none`` nothing sweeps by itself (tests call ``services.clock_sweep``;
-``manage.py sweep_clocks --loop`` serves any other deployment).
+The clock sweep (``sweep``) follows the same setting: with ``celery`` Celery beat runs
+``bots.tasks.sweep_clocks``; with ``thread`` an in-process sweeper thread is started once
+when the server process starts (bots/apps.py); with ``inline`` / ``none`` nothing sweeps
+by itself (tests call ``services.clock_sweep``; ``manage.py sweep_clocks --loop`` serves
+any other deployment). All three run the same ``sweep``.
 
 Each sweep also nudges stalled bot turns (``nudge_stalled_bot_turns``): a turn whose task
 was lost (killed at its hard limit, which Celery acks; a soft limit that gave up; the
@@ -214,6 +214,20 @@ def _worker() -> _Worker:
         return _the_worker
 
 
+def sweep(*, observe_lag: bool = False) -> tuple[int, int]:
+    """One clock sweep: record the timeouts of clocks that ran out, then nudge stalled bot
+    turns; returns (timeouts recorded, bot turns scheduled again). ``observe_lag``: first
+    export how long the oldest run-out clock waited (Celery beat's task does)."""
+    from games.services import clock_sweep
+
+    if observe_lag:
+        from bots.tasks import observe_sweep_lag
+
+        observe_sweep_lag()
+    timeouts = clock_sweep()
+    return timeouts, nudge_stalled_bot_turns()
+
+
 class _ClockSweeper:
     """Every CLOCK_SWEEP_EVERY seconds, record the timeouts of clocks that ran out and
     nudge stalled bot turns (the embedded server's bot queue does not survive a restart)."""
@@ -224,13 +238,10 @@ class _ClockSweeper:
         self.thread.start()
 
     def _loop(self) -> None:
-        from games.services import clock_sweep
-
         while not self.stopping.wait(settings.CLOCK_SWEEP_EVERY):
             try:
                 close_old_connections()
-                clock_sweep()
-                nudge_stalled_bot_turns()
+                sweep()
             except Exception:
                 log.exception("clock sweep failed")
             finally:
@@ -244,7 +255,8 @@ _the_sweeper: _ClockSweeper | None = None
 
 
 def ensure_clock_sweeper() -> None:
-    """Start the embedded server's sweeper thread once (BOT_RUNNER "thread" only)."""
+    """Start the embedded server's sweeper thread once (BOT_RUNNER "thread" only): at the
+    server process's start (bots/apps.py), and by tests."""
     global _the_sweeper
     if settings.BOT_RUNNER != "thread":
         return

@@ -46,12 +46,9 @@ def take_turn(game_id: str, seat: int, expected_seq: int) -> bool:
 def sweep_clocks() -> int:
     """Run by Celery beat every CLOCK_SWEEP_EVERY seconds (see kingdom/settings.py): record
     the clocks' timeouts, then nudge stalled bot turns. Returns the timeouts recorded."""
-    from bots.dispatch import nudge_stalled_bot_turns
-    from games.services import clock_sweep
+    from bots.dispatch import sweep
 
-    observe_sweep_lag()
-    timeouts = clock_sweep()
-    nudge_stalled_bot_turns()
+    timeouts, _ = sweep(observe_lag=True)
     return timeouts
 
 

@@ -312,3 +312,7 @@ def legacy_urls() -> list[URLPattern | URLResolver]:
         path(f"admin/{app}/{model._meta.model_name}/", include(site._registry[model].urls))
         for model, app in old.items()
     ]
+
+
+# The accounts' admin (ban and mute actions) uses MuteForm and mute_users from above.
+from community import admin_accounts  # noqa: E402, F401

@@ -43,10 +43,6 @@ class GameConsumer(GuardedJsonConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._send_news(fresh=True)
-        # After a restart of the embedded server, timed games need the sweeper again.
-        from bots.dispatch import ensure_clock_sweeper
-
-        ensure_clock_sweeper()
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):

@@ -5,6 +5,20 @@ sockets, acted as its host). Sent inside the service's transaction, before commi
 ``moderator``, ``action`` (one of ACTIONS), ``reason``, ``game``, ``target_user`` (or
 None) and ``event_seq`` (the event appended, or None). The community app writes the
 moderation record from it (community/receivers.py).
+
+``game_finished``: a command finished a game (status FINISHED; not an abort). Sent INSIDE
+the write path's transaction, under the game's lock, with ``game`` (its outcome set) and
+``table`` (the state after the final event): the players app records the ratings from it
+(players/receivers.py) in the same transaction as the finishing event, so a failed rating
+write rolls the move back and a result is never left unrated. Receivers must not swallow
+their errors for the same reason (sent with ``send``).
+
+``bot_turns_due``: after commit, bot seats may have to act. Sent with ``game``,
+``head_seq`` and ``bot_turns``: the (seat, bot level) pairs the write path found under
+the lock, or None when the receiver has to find them itself (a table just started). The
+bots app schedules them (bots/receivers.py). Sent with ``send_robust``: the move is
+committed, so a receiver's failure (a broker down) is logged and the other steps after
+commit still run; every clock sweep nudges a bot turn that was lost that way.
 """
 
 from __future__ import annotations
@@ -15,3 +29,5 @@ KICK, ABORT, DISCONNECT, HOST_ACTION = "kick", "abort", "disconnect", "host_acti
 ACTIONS = (KICK, ABORT, DISCONNECT, HOST_ACTION)
 
 staff_acted = Signal()
+game_finished = Signal()
+bot_turns_due = Signal()

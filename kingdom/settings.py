@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "community",
     "bots",
     "audit",
+    # The project package itself, for its management commands (``bench``).
+    "kingdom",
 ]
 
 MIDDLEWARE = [

@@ -80,8 +80,9 @@ def unrated_reason(game: Game, table: tables.TableState) -> str | None:
 
 
 def record_result(game: Game, table: tables.TableState) -> list[RatingChange]:
-    """Update the players' ratings from a finished game: ``games.services.writing`` calls
-    this name; the write itself is ``players.services.rating_record_result``."""
+    """Update the players' ratings from a finished game: ``players.receivers`` calls this
+    name on games' ``game_finished`` signal, inside the write's transaction; the write
+    itself is ``players.services.rating_record_result``."""
     from players import services  # services imports this module's rule
 
     return services.rating_record_result(game=game, table=table)

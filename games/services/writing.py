@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import clocks, publish, store
+from games import clocks, publish, signals, store
 from games import table as tables
 from games.errors import Conflict, NotFound, ServiceError, from_illegal
 from games.models import Game, GameEvent, Seat
@@ -66,27 +66,23 @@ def after_commit(
     bots: bool = False,
     bot_turns: list[tuple[int, str]] | None = None,
 ) -> None:
-    """Publish the new head after commit; ``bots``: find and schedule the bot turns then
-    (queries); ``bot_turns``: schedule these (seat, level), found under the lock."""
-    game_id, head, timed = game.id, game.head_seq, game.clock_deadline is not None
+    """Publish the new head after commit; ``bots``: have the bot turns found and
+    scheduled then (queries); ``bot_turns``: have these (seat, level), found under the
+    lock, scheduled (both through ``signals.bot_turns_due``, which the bots app serves)."""
+    game_id, head = game.id, game.head_seq
 
     def notify() -> None:
-        from bots.dispatch import ensure_clock_sweeper, schedule_bot_turns, send_bot_turns
-
         steps = [lambda: publish.game_advanced(game_id, head)]
         if lobby:
             steps.append(lambda: publish.lobby_changed(game_id))
         if bots:
-            steps.append(lambda: schedule_bot_turns(game_id))
+            steps.append(lambda: _bot_turns_due(game, head, None))
         if bot_turns:
-            steps.append(lambda: send_bot_turns(game, head, bot_turns))
-        if timed:
-            steps.append(ensure_clock_sweeper)
+            steps.append(lambda: _bot_turns_due(game, head, bot_turns))
         # The move is committed, so its answer stands whatever fails here (Redis down, a
         # broker refusing the bot task): each step is logged and the others still run.
         # What is lost is made good later: clients catch up by seq, and every clock sweep
-        # re-schedules a bot turn stalled for BOT_STALL_SECONDS
-        # (bots.dispatch.nudge_stalled_bot_turns).
+        # re-schedules a bot turn stalled for BOT_STALL_SECONDS (bots/dispatch.py).
         for step in steps:
             try:
                 step()
@@ -94,6 +90,21 @@ def after_commit(
                 log.exception("game %s at seq %s: a step after commit failed", game_id, head)
 
     transaction.on_commit(notify)
+
+
+def _bot_turns_due(game: Game, head: int, bot_turns: list[tuple[int, str]] | None) -> None:
+    answers = signals.bot_turns_due.send_robust(
+        sender=Game, game=game, head_seq=head, bot_turns=bot_turns
+    )
+    for receiver, answer in answers:
+        if isinstance(answer, Exception):
+            log.error(
+                "game %s at seq %s: %r failed after commit",
+                game.id,
+                head,
+                receiver,
+                exc_info=answer,
+            )
 
 
 def require_active(game: Game) -> None:
@@ -183,9 +194,8 @@ def decide_and_append(
         seats = list(game.seats.all())
     record_departures(game, events, seats)
     if game.status == Game.Status.FINISHED:
-        from players import ratings
-
-        ratings.record_result(game, table)
+        # Inside the transaction: the ratings are recorded with the finishing event.
+        signals.game_finished.send(sender=Game, game=game, table=table)
     levels = {s.number: s.bot_level for s in seats if s.bot_level and s.number is not None}
     bot_turns = tables.bots_to_act(rules, table, levels, TAKEOVER_LEVEL)
     after_commit(game, lobby=table.over, bot_turns=bot_turns)

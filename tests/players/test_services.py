@@ -96,7 +96,7 @@ def test_a_ws_ticket_is_redeemed_once_for_its_player(make_user):
 
 
 def test_the_ratings_module_still_records_a_result_through_the_service(make_user):
-    # games.services.writing calls players.ratings.record_result.
+    # players.receivers calls players.ratings.record_result when games finishes a game.
     users = [make_user("ana"), make_user("bob")]
     game = play_out(humans_table(users), users)
     assert ratings.record_result(game, store.replay(game)) == []

@@ -11,8 +11,8 @@ from numbers import Real
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.bench import live
 from games.models import GameEvent
+from kingdom.bench import live
 from tests.conftest import needs_postgres, needs_redis
 
 pytestmark = [needs_postgres, needs_redis, pytest.mark.django_db(transaction=True)]

@@ -5,8 +5,8 @@ python manage.py bench rules kingdom-builder [--games 50] [--players 4]
 python manage.py bench live [--processes 2 | --url http://127.0.0.1:8000 ...]
     [--tables 16] [--ruleset kingdoms] [--moves 300] [--seconds 30] [--peer bgio]
 
-The work is in games/bench/: ``inprocess`` (commands, rules) and ``live`` (the load a
-community puts on running servers, see games/bench/live.py).
+The work is in kingdom/bench/: ``inprocess`` (commands, rules) and ``live`` (the load a
+community puts on running servers, see kingdom/bench/live.py).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bench import live
-from games.bench.inprocess import InProcessBench
 from games.rules import all_rulesets
+from kingdom.bench import live
+from kingdom.bench.inprocess import InProcessBench
 
 
 class Command(BaseCommand):

@@ -1,8 +1,9 @@
 """Record the timeouts of clocks that ran out and nudge stalled bot turns: once, or every
 few seconds with --loop.
 
-Celery beat runs the same sweep in production and the embedded server has its own
-sweeper thread; this command serves any other deployment (cron, a systemd unit).
+Celery beat runs the same sweep (bots.dispatch.sweep) in production and the embedded
+server has its own sweeper thread; this command serves any other deployment (cron, a
+systemd unit).
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from bots.dispatch import nudge_stalled_bot_turns
-from games.services import clock_sweep
+from bots.dispatch import sweep
 
 
 class Command(BaseCommand):
@@ -31,8 +31,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         while True:
             close_old_connections()
-            timeouts = clock_sweep()
-            nudged = nudge_stalled_bot_turns()
+            timeouts, nudged = sweep()
             if timeouts or not options["loop"]:
                 self.stdout.write(f"{timeouts} timeout event(s) recorded")
             if nudged or not options["loop"]:

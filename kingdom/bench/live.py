@@ -36,8 +36,8 @@ from django.db import close_old_connections, connections
 from rest_framework.authtoken.models import Token
 
 from games import services
-from games.bench import load, peer, servers
-from games.bench.load import Clients, Player, Table, Tally
+from kingdom.bench import load, peer, servers
+from kingdom.bench.load import Clients, Player, Table, Tally
 
 # The fewest commands a 2-player game of each ruleset takes (random play, measured): how
 # many games to prepare per table so that it never runs out within --moves.

@@ -1,0 +1,22 @@
+"""The bots app's side of what games announces (games.signals): bot turns to schedule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from bots import dispatch
+from games import signals
+from games.models import Game
+
+
+@receiver(signals.bot_turns_due, dispatch_uid="bots.schedule_bot_turns")
+def schedule_bot_turns(
+    *, game: Game, head_seq: int, bot_turns: list[tuple[int, str]] | None, **_: Any
+) -> None:
+    # After commit: the turns found under the lock need no query; None means find them.
+    if bot_turns is None:
+        dispatch.schedule_bot_turns(game.id)
+    else:
+        dispatch.send_bot_turns(game, head_seq, bot_turns)

@@ -1,0 +1,125 @@
+"""The lobby's tables and one table's summary and detail, with the seated players'
+ratings (asked of the rating source the players app sets: games imports no app)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from games import clocks
+from games.models import Game, Seat
+from games.rules import get_ruleset
+from games.selectors import ratings as rating_source
+from games.selectors.views import game_view, viewer_seat
+
+
+def table_list(
+    user: AbstractBaseUser | None,
+    *,
+    ruleset: str | None = None,
+    status: str | None = None,
+    mine: bool = False,
+) -> QuerySet[Game]:
+    """The lobby's tables (the caller pages and orders them), each with its host, seats
+    and seated players read by the same few queries whatever the number of tables."""
+    seats = Seat.objects.select_related("user").order_by("number", "joined_order")
+    games = Game.objects.select_related("created_by").prefetch_related(
+        Prefetch("seats", queryset=seats, to_attr="ordered_seats")
+    )
+    if ruleset:
+        games = games.filter(ruleset=ruleset)
+    if status:
+        games = games.filter(status=status)
+    if mine and user is not None and user.is_authenticated:
+        games = games.filter(seats__user=user)
+    return games
+
+
+def _seats_of(game: Game) -> list[Seat]:
+    """The game's seats in seat order, from ``table_list``'s prefetch when it ran."""
+    prefetched = getattr(game, "ordered_seats", None)
+    if prefetched is not None:
+        return prefetched
+    return list(game.seats.select_related("user").order_by("number", "joined_order"))
+
+
+def _ratings_of(games: list[Game]) -> dict[tuple[str, int], int]:
+    """(ruleset, user id) → the rounded rating of every seated player of ``games``, in
+    one query (players who have not played a rated game yet have none)."""
+    people = {s.user_id for g in games for s in _seats_of(g) if s.user_id}
+    if not people:
+        return {}
+    return rating_source.ratings({g.ruleset for g in games}, people)
+
+
+def seats_json(
+    game: Game, ratings: dict[tuple[str, int], int] | None = None
+) -> list[dict[str, Any]]:
+    seats = _seats_of(game)
+    ratings = _ratings_of([game]) if ratings is None else ratings
+    return [
+        {
+            "id": s.pk,
+            "seat": s.number,
+            "name": s.display_name,
+            "user": s.user.username if s.user_id else None,
+            "bot": s.bot_level or None,
+            "resigned": s.resigned,
+            "expelled": s.expelled,
+            "kicked": s.kicked,
+            "rating": ratings.get((game.ruleset, s.user_id))
+            if s.user_id and not s.departed
+            else None,
+        }
+        for s in seats
+    ]
+
+
+def table_summaries(games: Iterable[Game]) -> list[dict[str, Any]]:
+    """Many tables' summaries with one ratings query for them all (seats prefetched by
+    ``table_list``)."""
+    games = list(games)
+    ratings = _ratings_of(games)
+    return [table_summary(g, ratings) for g in games]
+
+
+def table_summary(game: Game, ratings: dict[tuple[str, int], int] | None = None) -> dict[str, Any]:
+    rules = get_ruleset(game.ruleset)
+    return {
+        "id": str(game.id),
+        "ruleset": game.ruleset,
+        "ruleset_name": rules.name,
+        "ruleset_version": game.ruleset_version,
+        "options": game.options,
+        "status": game.status,
+        "seats_wanted": game.seats_wanted,
+        "seats": seats_json(game, ratings),
+        "host": game.created_by.username if game.created_by_id else None,
+        "head_seq": game.head_seq,
+        "seed_commitment": game.seed_commitment,
+        "seed": game.revealed_seed,
+        "created_at": game.created_at.isoformat(),
+        "outcome": game.outcome,
+        "time_control": game.time_control or {"kind": clocks.NONE},
+        "seat_range": list(rules.seat_range(game.options)),
+        "bot_think_seconds": game.think_seconds,
+    }
+
+
+def table_detail(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
+    seat = viewer_seat(game, user)
+    view = game_view(game, seat)
+    return {
+        **table_summary(game),
+        "your_seat": seat,
+        "view_seq": view["seq"],
+        "view": view["state"],
+        # The clocks in the view hold absolute deadlines (ms since the epoch): compare
+        # them with this, not with the browser's own clock.
+        "server_time_ms": clocks.ms_of(timezone.now()),
+        "rating_changes": rating_source.rating_changes(game),
+    }

@@ -1,0 +1,48 @@
+"""The players app's side of games: ratings recorded when a game finishes
+(games.signals.game_finished) and the ratings games shows on its tables
+(games.selectors.ratings, set in players/apps.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from django.dispatch import receiver
+
+from games import signals
+from games import table as tables
+from games.models import Game
+from players import ratings
+from players.models import Rating, RatingChange
+
+
+@receiver(signals.game_finished, dispatch_uid="players.record_result")
+def record_result(*, game: Game, table: tables.TableState, **_: Any) -> None:
+    # Sent inside the write path's transaction: the ratings commit with the final event.
+    ratings.record_result(game, table)
+
+
+class SeatRatings:
+    """The rating source of games' read side (games.selectors.ratings.RatingSource)."""
+
+    def ratings(
+        self, rulesets: Collection[str], user_ids: Collection[int]
+    ) -> dict[tuple[str, int], int]:
+        rows = Rating.objects.filter(ruleset__in=rulesets, user_id__in=user_ids, games__gt=0)
+        return {(r.ruleset, r.user_id): round(r.value) for r in rows}
+
+    def rating_changes(self, game: Game) -> list[dict[str, Any]]:
+        changes = RatingChange.objects.filter(game=game).select_related("user").order_by("place")
+        return [
+            {
+                "username": c.user.username,
+                "place": c.place,
+                "before": round(c.before),
+                "after": round(c.after),
+                "delta": round(c.delta, 1),
+            }
+            for c in changes
+        ]
+
+
+RATINGS = SeatRatings()
