@@ -8,14 +8,22 @@ message is made good by the next one (or by the client asking by seq).
 
 from __future__ import annotations
 
+import functools
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 
-from games import fanout, publish, selectors
+from games import fanout, publish, selectors, socket_commands
 from games.errors import ServiceError
 from games.socket_input import GuardedJsonConsumer
+
+log = logging.getLogger(__name__)
+# A move sent on a socket runs in a worker thread, not in Channels' one thread for every
+# socket's database work (thread_sensitive): there, each move waited for every other
+# socket's commit. The fan-out's reads stay in that one thread (fanout.news, cheap).
+in_worker_thread = functools.partial(database_sync_to_async, thread_sensitive=False)
 
 
 class GameConsumer(GuardedJsonConsumer):
@@ -64,10 +72,30 @@ class GameConsumer(GuardedJsonConsumer):
         elif kind == "ping":
             # The head lets a quiet client notice a lost notice without waiting for more.
             await self.send_json({"type": "pong", "head": await self._head()})
+        elif kind == "command":
+            await self._command(content)
         else:
             await self.send_json(
-                {"type": "error", "code": "unknown_message", "message": "Send resync or ping."}
+                {
+                    "type": "error",
+                    "code": "unknown_message",
+                    "message": "Send resync, ping or command.",
+                }
             )
+
+    async def _command(self, content: dict[str, Any]) -> None:
+        """games/socket_commands.py: a move over the socket, through the one write path."""
+        ref = content.get("ref")
+        if not isinstance(ref, str | int | None) or (isinstance(ref, str) and len(ref) > 100):
+            ref = None
+        try:
+            answer = await self._submit(content)
+        except ServiceError as exc:
+            await self.send_json(
+                {"type": "error", "ref": ref, "status": exc.status, **exc.as_json()}
+            )
+            return
+        await self.send_json({"type": "accepted", "ref": ref, **answer})
 
     async def game_advanced(self, message: dict[str, Any]) -> None:
         head = message.get("head", 0)
@@ -77,6 +105,10 @@ class GameConsumer(GuardedJsonConsumer):
     async def game_closed(self, message: dict[str, Any]) -> None:
         """Server-side close (moderation, tests of client recovery)."""
         await self.close(code=4000)
+
+    @in_worker_thread
+    def _submit(self, content: dict[str, Any]) -> dict[str, Any]:
+        return socket_commands.submit(self.game_id, self.scope.get("user"), content)
 
     @database_sync_to_async
     def _head(self) -> int:

@@ -123,12 +123,18 @@ def news(
     """The frame for a socket of ``user_id`` that has sent events up to ``sent_seq`` and
     heard that the game reached ``head``. ``fresh`` (connect, resync): read the game and
     its seats now, and send the frame even without new events."""
-    current = heads.get(game_id)
-    if fresh or current is None or current.seq < head:
-        game, seats = read_game_and_seats(game_id)
-        current = _advance(game, seats, current, sent_seq)
-    seat = current.seat_of(user_id)
-    return _frame(current, seat, sent_seq, fresh)
+    # Should sockets hear a head in several threads at once, the first computes it and
+    # the others wait and share it (the state it takes from the cache is taken once).
+    with _game_locks[hash(str(game_id)) % len(_game_locks)]:
+        current = heads.get(game_id)
+        if fresh or current is None or current.seq < head:
+            game, seats = read_game_and_seats(game_id)
+            current = _advance(game, seats, current, sent_seq)
+        seat = current.seat_of(user_id)
+        return _frame(current, seat, sent_seq, fresh)
+
+
+_game_locks = [threading.Lock() for _ in range(64)]
 
 
 def cached_news(game_id: uuid.UUID, user_id: int | None, sent_seq: int, head: int) -> News | None:

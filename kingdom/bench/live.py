@@ -60,6 +60,12 @@ def add_arguments(parser: Any) -> None:
     group.add_argument("--moves", type=int, default=300, help="moves per table at most")
     group.add_argument("--seconds", type=float, default=30.0, help="bound on the measured phase")
     group.add_argument("--peer", choices=["none", "bgio"], default="none")
+    group.add_argument(
+        "--via",
+        choices=["http", "socket"],
+        default="http",
+        help="how players send moves: POST, or on their game socket",
+    )
 
 
 def run(options: dict[str, Any], progress: Any) -> list[dict[str, Any]]:
@@ -156,7 +162,7 @@ async def _measure(
     say: Any,
 ) -> dict[str, Any]:
     urls = [t.url for t in targets]
-    clients = Clients()
+    clients = Clients(options.get("via", "http"))
     slots: list[list[Table]] = []
     for slot in range(tables):
         home, away = urls[slot % len(urls)], urls[(slot + 1) % len(urls)]
@@ -241,7 +247,9 @@ def _line(
     moves, wall, cpu = found["moves"], found["wall"], found["cpu"]
     errors = {"409": 0, "500": 0, **{k: v for k, v in sorted(tally.errors.items())}}
     return {
-        "name": f"live {options['ruleset']}, {processes} process(es), {options['tables']} tables",
+        "name": f"live {options['ruleset']}, {processes} process(es), {options['tables']} tables"
+        + (", moves on the socket" if options.get("via") == "socket" else ""),
+        "via": options.get("via", "http"),
         "ruleset": options["ruleset"],
         "processes": processes,
         "target": target,

@@ -39,6 +39,8 @@ class Player:
     # (head, perf_counter) of every socket update since the current move began.
     arrivals: list[tuple[int, float]] = field(default_factory=list)
     closed: bool = False
+    # The socket's answers to commands sent on it, by ref.
+    replies: dict[str, dict[str, Any]] = field(default_factory=dict)
     ws: Any = None
     reader: asyncio.Task | None = None
 
@@ -89,10 +91,13 @@ class Tally:
 
 
 class Clients:
-    """One keep-alive HTTP session per server, shared by that server's players."""
+    """One keep-alive HTTP session per server, shared by that server's players; ``via``:
+    how a player sends its move ("http": POST .../commands/; "socket": on its game socket,
+    games/socket_commands.py)."""
 
-    def __init__(self) -> None:
+    def __init__(self, via: str = "http") -> None:
         self.sessions: dict[str, aiohttp.ClientSession] = {}
+        self.via = via
 
     def session(self, server: str) -> aiohttp.ClientSession:
         if server not in self.sessions:
@@ -126,6 +131,10 @@ async def _read(player: Player, table: Table) -> None:
     try:
         async for frame in player.ws:
             news = json.loads(frame)
+            if news.get("type") in {"accepted", "error"} and news.get("ref") is not None:
+                player.replies[news["ref"]] = news
+                table.changed.set()
+                continue
             if news.get("type") != "events":
                 continue
             player.head = news["head"]
@@ -207,23 +216,19 @@ async def _move(
     }
     player.arrivals.clear()
     started = time.perf_counter()
-    try:
-        async with clients.session(player.server).post(
-            f"/api/tables/{table.game_id}/commands/", json=body, headers=player.auth
-        ) as response:
-            status, text = response.status, await response.text()
-    except (aiohttp.ClientError, TimeoutError) as exc:
+    if clients.via == "socket":
+        sent = await _send_on_socket(table, player, body, started)
+    else:
+        sent = await _post(clients, table, player, body)
+    if isinstance(sent, tuple):
         if tally is not None:
-            tally.error("http_" + type(exc).__name__, str(exc))
+            tally.error(*sent)
+        if sent[0].isdigit():
+            # Let the sockets say what changed before this table tries again.
+            await _wait(table, lambda: table.head != expected, time.perf_counter() + 1.0)
         return False
     http_seconds = time.perf_counter() - started
-    if status not in (200, 201):
-        if tally is not None:
-            tally.error(str(status), text)
-        # Let the sockets say what changed before this table tries again.
-        await _wait(table, lambda: table.head != expected, time.perf_counter() + 1.0)
-        return False
-    new_head = json.loads(text)["head_seq"]
+    new_head = sent
     shown = await _wait(table, lambda: player.head >= new_head, started + MOVE_TIMEOUT)
     if not shown:
         if tally is not None:
@@ -234,3 +239,32 @@ async def _move(
         tally.move_seconds.append(arrived - started)
         tally.http_seconds.append(http_seconds)
     return True
+
+
+async def _post(clients: Clients, table: Table, player: Player, body: dict) -> int | tuple:
+    """POST the move: the new head, or (error kind, sample)."""
+    try:
+        async with clients.session(player.server).post(
+            f"/api/tables/{table.game_id}/commands/", json=body, headers=player.auth
+        ) as response:
+            status, text = response.status, await response.text()
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        return ("http_" + type(exc).__name__, str(exc))
+    if status not in (200, 201):
+        return (str(status), text)
+    return json.loads(text)["head_seq"]
+
+
+async def _send_on_socket(table: Table, player: Player, body: dict, started: float) -> int | tuple:
+    """Send the move on the player's game socket; the new head, or (error kind, sample)."""
+    ref = body["command_id"]
+    try:
+        await player.ws.send(json.dumps({"type": "command", "ref": ref, **body}))
+    except websockets.ConnectionClosed as exc:
+        return ("socket_closed", str(exc))
+    if not await _wait(table, lambda: ref in player.replies, started + MOVE_TIMEOUT):
+        return ("socket_timeout", f"game {table.game_id}: no answer to {ref}")
+    reply = player.replies.pop(ref)
+    if reply["type"] != "accepted":
+        return (str(reply.get("status", "error")), json.dumps(reply))
+    return reply["head_seq"]

@@ -58,6 +58,20 @@ def test_bench_live_plays_moves_over_http_and_sockets_without_errors(ruleset):
     assert commands.exclude(type="table_started").count() == line["moves"] + live.WARMUP_MOVES
 
 
+def test_bench_live_can_send_the_moves_on_the_players_sockets():
+    (line,) = bench_live(
+        "--processes", "1", "--tables", "2", "--moves", "10", "--seconds", "15",
+        "--via", "socket",
+    )  # fmt: skip
+    assert line["via"] == "socket" and line["name"].endswith("moves on the socket")
+    assert 0 < line["moves"] <= 2 * 10
+    assert line["errors_total"] == 0
+    for name in FIGURES:
+        assert is_number(line[name]), name
+    commands = GameEvent.objects.filter(command_id__isnull=False).exclude(type="table_started")
+    assert commands.count() == line["moves"] + live.WARMUP_MOVES
+
+
 def test_bench_live_refuses_a_server_that_is_not_on_this_machine():
     with pytest.raises(CommandError, match="not a loopback address"):
         bench_live("--url", "http://192.0.2.1:8000", "--tables", "1")

@@ -1,0 +1,61 @@
+"""Commands sent over the game socket: ``{"type": "command", "command": {...},
+"expected_seq": n, "command_id": "<uuid>", "ref": <anything>}``.
+
+The same write path as ``POST /api/tables/<id>/commands/`` (``services.game_submit``:
+validation, the lock, ``expected_seq`` → ``stale_seq``, an idempotent ``command_id``),
+the same body rules (``CommandSerializer``) and the same rate limit (the "commands"
+scope, through the configured DRF throttles). The answer is ``{"type": "accepted",
+"ref", "head_seq", "replayed"}`` or ``{"type": "error", "ref", "code", "message",
+"status"}``; the events themselves come as every move's do, in the stream's next frame.
+Lichess and boardgame.io take moves over their sockets too: a move then costs no HTTP
+request, no middleware and no authentication beyond the socket's own.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from rest_framework.settings import api_settings
+
+from games import services
+from games.api.serializers import CommandSerializer
+from games.errors import Forbidden, ServiceError
+
+THROTTLE_SCOPE = "commands"
+
+
+def submit(game_id: str, user: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """Run one socket command through the write path; the ``accepted`` answer's fields.
+    Raises ``ServiceError`` (the answer is then an ``error``)."""
+    if user is None or not user.is_authenticated:
+        raise Forbidden("not_authenticated", "Log in (or open the socket with a ticket) to play.")
+    body = CommandSerializer(data={k: v for k, v in message.items() if k not in {"type", "ref"}})
+    if not body.is_valid():
+        field, problems = next(iter(body.errors.items()))
+        raise ServiceError("invalid", f"{field}: {problems[0]}", fields=body.errors)
+    _refuse_if_throttled(user)
+    result = services.game_submit(
+        game_id=game_id,
+        user=user,
+        command=body.validated_data["command"],
+        command_id=body.validated_data.get("command_id"),
+        expected_seq=body.validated_data.get("expected_seq"),
+    )
+    return {"head_seq": result.head_seq, "replayed": result.replayed}
+
+
+def _refuse_if_throttled(user: Any) -> None:
+    """The "commands" rate limit, as the REST endpoint applies it."""
+    request = SimpleNamespace(method="POST", user=user, META={})
+    view = SimpleNamespace(throttle_scope=THROTTLE_SCOPE)
+    for throttle_class in api_settings.DEFAULT_THROTTLE_CLASSES:
+        throttle = throttle_class()
+        if not throttle.allow_request(request, view):
+            wait = max(1, round(throttle.wait() or 1))
+            raise ServiceError(
+                "throttled",
+                f"Too many requests: try again in {wait} seconds.",
+                429,
+                retry_after=wait,
+            )

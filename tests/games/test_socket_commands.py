@@ -1,0 +1,176 @@
+"""games/socket_commands.py: a move over the game socket takes the REST write path, with
+its answers: accepted (then the stream's frame), stale_seq, a replayed command_id, the
+body rules, the rate limit, and nothing recorded for a refusal."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import selectors
+from games.models import Game, GameEvent
+from kingdom.routing import websocket_urlpatterns
+from tests.games.helpers import humans_table, to_act
+
+pytestmark = pytest.mark.django_db(transaction=True)
+app = URLRouter(websocket_urlpatterns)
+
+
+def mover(game: Game, users: list) -> tuple[Any, dict]:
+    game.refresh_from_db()
+    (seat,) = to_act(game)
+    return game.seats.get(number=seat).user, selectors.legal_commands(game, seat)[0]
+
+
+def exchange(game: Game, user, messages: list[dict], frames: int = 0) -> list[dict]:
+    """Open ``user``'s game socket, send ``messages`` one by one, and collect each
+    answer (``accepted`` or ``error``) and, after them, ``frames`` more stream frames."""
+
+    async def scenario() -> list[dict]:
+        ws = WebsocketCommunicator(app, f"/ws/games/{game.id}/")
+        ws.scope["user"] = user
+        connected, _ = await ws.connect()
+        assert connected
+        await ws.receive_json_from(timeout=5)  # the greeting frame
+        answers, seen = [], []
+        for message in messages:
+            await ws.send_json_to(message)
+            while True:
+                reply = await ws.receive_json_from(timeout=10)
+                if reply["type"] in {"accepted", "error"}:
+                    answers.append(reply)
+                    break
+                seen.append(reply)
+        while len(seen) < frames:
+            seen.append(await ws.receive_json_from(timeout=10))
+        await ws.disconnect()
+        return answers + seen[:frames]
+
+    return async_to_sync(scenario)()
+
+
+def test_a_move_over_the_socket_is_accepted_and_its_frame_follows(make_user):
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_table(users)
+    user, command = mover(game, users)
+    head = game.head_seq
+    accepted, frame = exchange(
+        game,
+        user,
+        [{"type": "command", "ref": "m1", "command": command, "expected_seq": head}],
+        frames=1,
+    )
+    game.refresh_from_db()
+    assert accepted == {
+        "type": "accepted",
+        "ref": "m1",
+        "head_seq": game.head_seq,
+        "replayed": False,
+    }
+    assert game.head_seq > head
+    assert frame["type"] == "events" and frame["head"] == game.head_seq
+    row = GameEvent.objects.get(game=game, seq=head + 1)
+    assert row.actor == f"seat:{game.seats.get(user=user).number}"
+    assert row.command == command
+
+
+def test_a_stale_expected_seq_is_refused_and_nothing_is_recorded(make_user):
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_table(users)
+    user, command = mover(game, users)
+    head = game.head_seq
+    (error,) = exchange(
+        game, user, [{"type": "command", "ref": 7, "command": command, "expected_seq": head - 1}]
+    )
+    assert (error["type"], error["ref"], error["code"], error["status"]) == (
+        "error",
+        7,
+        "stale_seq",
+        409,
+    )
+    game.refresh_from_db()
+    assert game.head_seq == head
+
+
+def test_a_command_id_sent_twice_is_recorded_once_and_answered_as_a_replay(make_user):
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_table(users)
+    user, command = mover(game, users)
+    head = game.head_seq
+    message = {"type": "command", "command": command, "command_id": str(uuid.uuid4())}
+    first, again = exchange(game, user, [message, message])
+    assert (first["replayed"], again["replayed"]) == (False, True)
+    assert first["head_seq"] == again["head_seq"]
+    assert GameEvent.objects.filter(game=game, command_id=message["command_id"]).count() == 1
+    game.refresh_from_db()
+    assert game.head_seq == first["head_seq"] > head
+
+
+@pytest.mark.parametrize(
+    "message, code",
+    [
+        ({"command": "place"}, "invalid"),
+        ({"command": {"type": "place_castle"}, "command_id": "not-a-uuid"}, "invalid"),
+        ({"command": {"type": "place_castle"}, "expected_seq": -1}, "invalid"),
+        ({"command": {"type": "no_such_move"}}, None),  # the rules' own refusal
+    ],
+    ids=["command-not-an-object", "bad-command-id", "negative-seq", "unknown-move"],
+)
+def test_a_bad_command_gets_a_json_error_and_the_log_is_unchanged(make_user, message, code):
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_table(users)
+    user, _ = mover(game, users)
+    head = game.head_seq
+    (error,) = exchange(game, user, [{"type": "command", **message}])
+    assert error["type"] == "error" and error["message"]
+    assert 400 <= error["status"] < 500
+    if code is not None:
+        assert error["code"] == code
+    game.refresh_from_db()
+    assert game.head_seq == head
+
+
+def test_a_spectator_or_a_player_out_of_turn_may_not_move(make_user):
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_table(users)
+    user, command = mover(game, users)
+    other = next(u for u in users if u != user)
+    head = game.head_seq
+    (anonymous,) = exchange(game, AnonymousUser(), [{"type": "command", "command": command}])
+    (waiting,) = exchange(game, other, [{"type": "command", "command": command}])
+    assert (anonymous["code"], anonymous["status"]) == ("not_authenticated", 403)
+    assert waiting["type"] == "error" and 400 <= waiting["status"] < 500
+    game.refresh_from_db()
+    assert game.head_seq == head
+
+
+def test_socket_moves_count_against_the_commands_rate_limit(make_user, settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "commands": "1/min"},
+    }
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_table(users)
+    user, command = mover(game, users)
+    first, second = exchange(
+        game,
+        user,
+        [
+            {"type": "command", "command": command},
+            {"type": "command", "command": {"type": "anything"}},
+        ],
+    )
+    assert first["type"] == "accepted"
+    assert (second["code"], second["status"]) == ("throttled", 429)
+    assert second["retry_after"] >= 1
+    cache.clear()
