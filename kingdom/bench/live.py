@@ -90,7 +90,11 @@ def run(options: dict[str, Any], progress: Any) -> list[dict[str, Any]]:
     sampler = servers.ConnectionSampler()
     try:
         sampler.start()
-        connections.close_all()  # this process holds no connection while it measures
+        # This process holds no connection while it measures (its pool keeps one open).
+        connections.close_all()
+        for conn in connections.all(initialized_only=True):
+            if getattr(conn, "pool", None) is not None:
+                conn.close_pool()
         found = asyncio.run(
             asyncio.wait_for(
                 _measure(seats, targets, tables, games, options, pids, sampler, say),

@@ -9,6 +9,7 @@ import json
 from numbers import Real
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from games.models import GameEvent
@@ -52,6 +53,8 @@ def test_bench_live_plays_moves_over_http_and_sockets_without_errors(ruleset):
         assert is_number(line[name]), name
     # Every server connection came from the started daphne process (this one held none).
     assert isinstance(line["peak_pg_connections"], int) and line["peak_pg_connections"] >= 1
+    # ... and never more than its pool (the bench's own pool is closed while it measures).
+    assert line["peak_pg_connections"] <= settings.DB_POOL_SIZE * line["processes"]
     assert line["versions"]["server"].startswith("daphne ")
     # Every move counted is a command the service recorded (plus the uncounted warm-up).
     commands = GameEvent.objects.filter(game__ruleset=ruleset, command_id__isnull=False)
