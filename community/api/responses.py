@@ -88,7 +88,7 @@ class ModerationReportSerializer(serializers.Serializer):
     note = serializers.CharField(allow_blank=True)
 
 
-def _page(name: str, key: str, item: serializers.Serializer) -> serializers.Serializer:
+def _page(name: str, key: str, item: serializers.BaseSerializer) -> serializers.Serializer:
     """One page of a moderators' list (community.api.pagination): its items under
     ``key``, beside the count and the links to the pages around it."""
     return inline_serializer(
