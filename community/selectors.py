@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
 from community.models import ChatMessage, ModerationRecord, Report
 from games.models import Game
 
@@ -59,40 +61,42 @@ def report_json(report: Report) -> dict[str, Any]:
     }
 
 
-def moderation_queue(status: str) -> list[dict[str, Any]]:
-    """Reports of one status, oldest first (the first 200)."""
-    reports = (
+def moderation_queue(status: str) -> QuerySet[Report]:
+    """Reports of one status, oldest first (id: a fixed order among reports made
+    together, so pages neither repeat nor skip one); ``report_json`` shapes each."""
+    return (
         Report.objects.filter(status=status)
         .select_related("message__author", "reporter", "handled_by")
-        .order_by("created_at")[:200]
+        .order_by("created_at", "id")
     )
-    return [report_json(r) for r in reports]
 
 
 def moderation_records(
     *, game: Game | None = None, username: str | None = None
-) -> list[dict[str, Any]]:
-    """The record, newest first (the last 500), of one game or one player if asked."""
-    records = ModerationRecord.objects.select_related("target_user").order_by("-created_at")
+) -> QuerySet[ModerationRecord]:
+    """The record, newest first, of one game or one player if asked; ``record_json``
+    shapes each."""
+    records = ModerationRecord.objects.select_related("target_user").order_by("-created_at", "-id")
     if game is not None:
         records = records.filter(game=game)
     if username:
         records = records.filter(target_user__username=username)
-    return [
-        {
-            "id": r.pk,
-            "action": r.action,
-            "moderator": r.moderator_name,
-            "reason": r.reason,
-            "target": r.target_user.username if r.target_user_id else None,
-            "game": str(r.game_id) if r.game_id else None,
-            "message": r.message_id,
-            "report": r.report_id,
-            "event_seq": r.event_seq,
-            "created_at": r.created_at.isoformat(),
-        }
-        for r in records[:500]
-    ]
+    return records
+
+
+def record_json(record: ModerationRecord) -> dict[str, Any]:
+    return {
+        "id": record.pk,
+        "action": record.action,
+        "moderator": record.moderator_name,
+        "reason": record.reason,
+        "target": record.target_user.username if record.target_user_id else None,
+        "game": str(record.game_id) if record.game_id else None,
+        "message": record.message_id,
+        "report": record.report_id,
+        "event_seq": record.event_seq,
+        "created_at": record.created_at.isoformat(),
+    }
 
 
 def moderation_of(game: Game) -> list[dict[str, Any]]:

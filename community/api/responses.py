@@ -88,7 +88,23 @@ class ModerationReportSerializer(serializers.Serializer):
     note = serializers.CharField(allow_blank=True)
 
 
-REPORTS = inline_serializer("ModerationQueue", {"reports": ModerationReportSerializer(many=True)})
+def _page(name: str, key: str, item: serializers.BaseSerializer) -> serializers.Serializer:
+    """One page of a moderators' list (community.api.pagination): its items under
+    ``key``, beside the count and the links to the pages around it."""
+    return inline_serializer(
+        name,
+        {
+            "count": serializers.IntegerField(help_text="items in all (every page)"),
+            "next": serializers.URLField(allow_null=True, help_text="the next page, or null"),
+            "previous": serializers.URLField(
+                allow_null=True, help_text="the previous page, or null"
+            ),
+            key: item,
+        },
+    )
+
+
+REPORTS = _page("ModerationQueue", "reports", ModerationReportSerializer(many=True))
 
 
 class ModerationRecordSerializer(serializers.Serializer):
@@ -104,4 +120,4 @@ class ModerationRecordSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-RECORDS = inline_serializer("ModerationRecords", {"records": ModerationRecordSerializer(many=True)})
+RECORDS = _page("ModerationRecords", "records", ModerationRecordSerializer(many=True))

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from community import selectors, services
 from community.api import responses as answers
 from community.api import serializers
+from community.api.pagination import ModerationPages, RecordPages, ReportPages
 from community.models import Report
 from games import selectors as game_selectors
 from games import services as game_services
@@ -41,6 +42,14 @@ def _player(username: str) -> AbstractBaseUser:
     if user is None:
         raise NotFound("not_found", "No such player.")
     return user
+
+
+def _page_parameters(pages: type[ModerationPages]) -> list[OpenApiParameter]:
+    limit = f"1 to {pages.max_limit} (default {pages.default_limit})"
+    return [
+        OpenApiParameter("limit", int, description=limit),
+        OpenApiParameter("offset", int, description="items to skip (default 0)"),
+    ]
 
 
 def _detail(request: Request, game_id: str, status: int = 200) -> Response:
@@ -180,13 +189,16 @@ class ModerationQueue(_Moderation):
                 str,
                 description=f"one of {', '.join(Report.Status)} (default open); "
                 "another value matches no report",
-            )
+            ),
+            *_page_parameters(ReportPages),
         ],
         responses={200: answers.REPORTS, **READ},
     )
     def get(self, request: Request) -> Response:
         status = request.query_params.get("status", Report.Status.OPEN)
-        return Response({"reports": selectors.moderation_queue(status)})
+        pages = ReportPages()
+        page = pages.paginate_queryset(selectors.moderation_queue(status), request, view=self)
+        return pages.get_paginated_response([selectors.report_json(r) for r in page])
 
 
 class ReportClose(_Moderation):
@@ -210,7 +222,11 @@ class ReportDismiss(ReportClose):
 
 class ModerationRecords(_Moderation):
     @extend_schema(
-        parameters=[OpenApiParameter("game", str), OpenApiParameter("username", str)],
+        parameters=[
+            OpenApiParameter("game", str),
+            OpenApiParameter("username", str),
+            *_page_parameters(RecordPages),
+        ],
         responses={200: answers.RECORDS, **READ_ONE},
     )
     def get(self, request: Request) -> Response:
@@ -219,4 +235,6 @@ class ModerationRecords(_Moderation):
             game=game_selectors.get_game(game) if game else None,
             username=request.query_params.get("username"),
         )
-        return Response({"records": records})
+        pages = RecordPages()
+        page = pages.paginate_queryset(records, request, view=self)
+        return pages.get_paginated_response([selectors.record_json(r) for r in page])
