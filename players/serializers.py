@@ -12,11 +12,9 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiViewExtension
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.request import Request
 
+from games.api.pagination import OffsetPages
 from games.api.responses.errors import errors
-from games.errors import ServiceError
 
 
 # ---- requests ---------------------------------------------------------------------------
@@ -74,27 +72,9 @@ class TokenSerializer(serializers.Serializer):
 
 
 # ---- paging -----------------------------------------------------------------------------
-class LeaderboardPagination(LimitOffsetPagination):
+class LeaderboardPagination(OffsetPages):
     """``?limit=`` 1 to 500 (default 100; out of range is clamped, as before paging) and
     ``?offset=``; a value that is not a whole number is a 400, not a silent default."""
-
-    default_limit = 100
-    max_limit = 500
-
-    def _whole(self, request: Request, name: str, default: int) -> int:
-        raw = request.query_params.get(name)
-        if not raw:  # an empty value is an absent one, as in every view
-            return default
-        try:
-            return int(raw)
-        except ValueError as exc:
-            raise ServiceError("invalid", f"{name} must be a whole number.") from exc
-
-    def get_limit(self, request: Request) -> int:
-        return max(1, min(self._whole(request, self.limit_query_param, 100), self.max_limit))
-
-    def get_offset(self, request: Request) -> int:
-        return max(0, self._whole(request, self.offset_query_param, 0))
 
 
 # ---- schema fixes -----------------------------------------------------------------------

@@ -20,12 +20,13 @@ from rest_framework.views import APIView
 from community import selectors, services
 from community.api import responses as answers
 from community.api import serializers
-from community.api.pagination import ModerationPages, RecordPages, ReportPages
+from community.api.pagination import RecordPages, ReportPages
 from community.models import Report
 from games import selectors as game_selectors
 from games import services as game_services
 from games.api import responses as game_answers
 from games.api import serializers as game_serializers
+from games.api.pagination import OffsetPages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE_ONE, WRITE_TABLE, errors
 from games.errors import NotFound
@@ -44,7 +45,7 @@ def _player(username: str) -> AbstractBaseUser:
     return user
 
 
-def _page_parameters(pages: type[ModerationPages]) -> list[OpenApiParameter]:
+def _page_parameters(pages: type[OffsetPages]) -> list[OpenApiParameter]:
     limit = f"1 to {pages.max_limit} (default {pages.default_limit})"
     return [
         OpenApiParameter("limit", int, description=limit),

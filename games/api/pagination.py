@@ -1,10 +1,15 @@
-"""Pages of lists the lobby reads while it changes live."""
+"""Pages of the API's long lists: a cursor for the lobby's table list (it changes live),
+an offset for lists that change slowly and that a reader jumps about (leaderboards, the
+moderators' queue and record)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import Cursor, CursorPagination
+from rest_framework.pagination import Cursor, CursorPagination, LimitOffsetPagination
 from rest_framework.request import Request
+from rest_framework.response import Response
 
 from games.errors import ServiceError
 
@@ -35,3 +40,39 @@ class TablePages(CursorPagination):
             return super().decode_cursor(request)
         except NotFound as exc:  # a mangled cursor is a bad request, not a missing table
             raise ServiceError("invalid", "cursor is not one this list gave.") from exc
+
+
+class OffsetPages(LimitOffsetPagination):
+    """``?limit=`` 1 to ``max_limit`` (out of range is clamped) and ``?offset=``; a value
+    that is not a whole number is a 400, an empty one the default. A page is
+    ``{"count", "next", "previous", <key>: [...]}``."""
+
+    key = "results"
+    default_limit = 100
+    max_limit = 500
+
+    def _whole(self, request: Request, name: str, default: int) -> int:
+        raw = request.query_params.get(name)
+        if not raw:  # an empty value is an absent one, as in every view
+            return default
+        try:
+            return int(raw)
+        except ValueError as exc:
+            raise ServiceError("invalid", f"{name} must be a whole number.") from exc
+
+    def get_limit(self, request: Request) -> int:
+        limit = self._whole(request, self.limit_query_param, self.default_limit)
+        return max(1, min(limit, self.max_limit))
+
+    def get_offset(self, request: Request) -> int:
+        return max(0, self._whole(request, self.offset_query_param, 0))
+
+    def get_paginated_response(self, data: list[dict[str, Any]]) -> Response:
+        return Response(
+            {
+                "count": self.count,
+                "next": self.get_next_link(),
+                "previous": self.get_previous_link(),
+                self.key: data,
+            }
+        )
