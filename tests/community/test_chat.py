@@ -86,7 +86,7 @@ def test_a_hidden_line_is_withdrawn_live_and_a_report_reaches_the_queue(table, m
         await ws.send_json_to({"type": "report", "message": line.pk, "reason": "rude"})
         reported = await ws.receive_json_from(timeout=5)
         assert reported["type"] == "reported"
-        await sync_to_async(services.hide_message)(
+        await sync_to_async(services.message_hide)(
             message_id=line.pk, moderator=mod, reason="insult"
         )
         hidden = await ws.receive_json_from(timeout=5)
@@ -108,7 +108,7 @@ def test_a_banned_player_is_refused_at_once_on_an_open_socket(table, make_user):
         ws = connect(game.id, ana)
         await ws.connect()
         await ws.receive_json_from(timeout=5)
-        await sync_to_async(services.ban_account)(player=ana, moderator=mod, reason="spam")
+        await sync_to_async(services.account_ban)(player=ana, moderator=mod, reason="spam")
         await ws.send_json_to({"type": "say", "body": "still here"})
         assert (await ws.receive_json_from(timeout=5))["code"] == "not_authenticated"
         await ws.disconnect()
@@ -120,7 +120,7 @@ def test_a_muted_player_may_read_and_report_but_not_talk_until_the_mute_is_lifte
     game, ana, bob = table
     mod = make_moderator(make_user("mod"))
     line = services.chat_post(game_id=game.id, user=ana, body="rude")
-    services.mute_player(player=bob, moderator=mod, reason="spam")
+    services.player_mute(player=bob, moderator=mod, reason="spam")
 
     async def scenario():
         ws = connect(game.id, bob)
@@ -130,7 +130,7 @@ def test_a_muted_player_may_read_and_report_but_not_talk_until_the_mute_is_lifte
         refused = await ws.receive_json_from(timeout=5)
         await ws.send_json_to({"type": "report", "message": line.pk, "reason": "rude"})
         reported = await ws.receive_json_from(timeout=5)
-        await sync_to_async(services.unmute_player)(player=bob, moderator=mod, reason="ok")
+        await sync_to_async(services.player_unmute)(player=bob, moderator=mod, reason="ok")
         await ws.send_json_to({"type": "say", "body": "thanks"})
         said = await ws.receive_json_from(timeout=5)
         await ws.disconnect()

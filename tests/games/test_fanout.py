@@ -315,7 +315,7 @@ def test_a_banned_players_sockets_get_no_seat_secrets_even_before_the_kick_lands
             await sockets.until(head)
         await sync_to_async(deactivate)()
         seen = await sockets.until(await sync_to_async(someone_else_moves)())
-        await sync_to_async(community_services.ban_account)(
+        await sync_to_async(community_services.account_ban)(
             player=bob, moderator=mod, reason="cheating"
         )
         later = await sockets.until(await sync_to_async(head_of)(game))

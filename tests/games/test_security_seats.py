@@ -67,7 +67,7 @@ def the_seat_to_act_leaves(ruleset: str, how: str, users: list, now: list, make_
             services.game_resign(game_id=game.id, user=user)
         elif how == "kick":
             mod = make_moderator(make_user("mod"))
-            services.kick_player(game_id=game.id, moderator=mod, player=user, reason="abuse")
+            services.player_kick(game_id=game.id, moderator=mod, player=user, reason="abuse")
         else:
             now[0] += timedelta(minutes=6)
             services.clock_sweep()

@@ -110,7 +110,7 @@ def test_a_ticket_of_an_account_banned_since_is_closed(seated_game, make_user):
     ticket = ticket_for(token_of("ana"))["ticket"]
     moderator = make_moderator(make_user("mo", staff=True))
     ana = game.seats.get(user__username="ana").user
-    services.ban_account(player=ana, moderator=moderator, reason="cheating")
+    services.account_ban(player=ana, moderator=moderator, reason="cheating")
     result = first_frames(f"/ws/games/{game.id}/?ticket={ticket}")
     assert result["closed"]["code"] == INVALID_TICKET
 

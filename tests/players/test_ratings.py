@@ -60,7 +60,7 @@ def test_a_game_with_a_kicked_player_is_unrated(make_user):
     users = [make_user("ana"), make_user("bob"), make_user("cy")]
     mod = make_moderator(make_user("mod"))
     game = humans_table(users)
-    services.kick_player(game_id=game.id, moderator=mod, player=users[2], reason="abuse")
+    services.player_kick(game_id=game.id, moderator=mod, player=users[2], reason="abuse")
     game = play_out(game, users[:2])
     assert game.status == Game.Status.FINISHED
     assert not RatingChange.objects.filter(game=game).exists()

@@ -41,7 +41,7 @@ def test_ratings_for_a_player_feed_the_profile(rated):
 def test_banned_players_leave_the_leaderboard(rated, make_user):
     users, winner = rated
     mod = make_moderator(make_user("mod"))
-    community_services.ban_account(player=winner, moderator=mod, reason="cheating")
+    community_services.account_ban(player=winner, moderator=mod, reason="cheating")
     names = [p["username"] for p in selectors.leaderboard("kingdoms")]
     assert winner.username not in names
 

@@ -12,7 +12,7 @@ from community.models import ModerationRecord
 from games import services
 from games.errors import ServiceError
 from games.models import Game, GameEvent
-from games.services.moderation import close_streams
+from games.services.moderation import streams_close
 from games.signals import DISCONNECT
 from kingdom.routing import websocket_urlpatterns
 from tests.community.moderation.helpers import Action, record_of
@@ -78,7 +78,7 @@ def test_closing_a_games_sockets_closes_them_after_the_record_is_stored(trio, mo
         ws.scope["user"] = trio[0]
         await ws.connect()
         await ws.receive_json_from(timeout=5)
-        await sync_to_async(close_streams)(game_id=game.id, moderator=mod, reason="stuck")
+        await sync_to_async(streams_close)(game_id=game.id, moderator=mod, reason="stuck")
         closed = await ws.receive_output(timeout=5)
         await ws.wait()
         return closed

@@ -41,7 +41,7 @@ def test_a_hidden_message_leaves_the_history(trio, mod):
     game = humans_table(trio[:2])
     line = community_services.chat_post(game_id=game.id, user=trio[0], body="spoiler")
     community_services.chat_post(game_id=game.id, user=trio[1], body="ok")
-    community_services.hide_message(message_id=line.pk, moderator=mod, reason="spoiler")
+    community_services.message_hide(message_id=line.pk, moderator=mod, reason="spoiler")
     history = APIClient().get(f"/api/tables/{game.id}/chat/").json()["messages"]
     assert [m["body"] for m in history] == ["ok"]
     assert ChatMessage.objects.get(pk=line.pk).hidden, "kept for the record"

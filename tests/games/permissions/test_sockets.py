@@ -133,7 +133,7 @@ def test_a_banned_player_who_held_a_seat_watches_the_game_as_a_spectator(world):
     """Banned after the game: the old session no longer opens a stream as the seat."""
     player = world.users["other_player"]
     seat = seat_of(world, "other_player")
-    community_services.ban_account(
+    community_services.account_ban(
         player=player, moderator=world.users["moderator"], reason="cheat"
     )
     world.users["gone"] = player
@@ -162,7 +162,7 @@ def test_an_open_game_stream_stops_sending_seat_secrets_once_its_player_is_banne
     async def scenario():
         await ws.connect()
         before = await ws.receive_json_from(timeout=5)
-        await sync_to_async(community_services.ban_account)(
+        await sync_to_async(community_services.account_ban)(
             player=player, moderator=world.users["moderator"], reason="cheat"
         )
         after = await ws.receive_json_from(timeout=5)  # the seat_kicked event
