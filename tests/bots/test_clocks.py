@@ -365,11 +365,11 @@ def test_the_embedded_sweeper_thread_records_the_timeout(players, settings, cloc
     settings.BOT_RUNNER = "thread"
     settings.CLOCK_SWEEP_EVERY = 0.05
     try:
-        dispatch.ensure_clock_sweeper()
+        dispatch.clock_sweeper_ensure()
         for _ in range(200):
             if timeouts(game):
                 break
             time.sleep(0.05)
     finally:
-        dispatch.stop_clock_sweeper()
+        dispatch.clock_sweeper_stop()
     assert len(timeouts(game)) == 1

@@ -151,7 +151,7 @@ def test_celery_limits_follow_the_table_s_thinking_time(make_user, settings, mon
 
     monkeypatch.setattr(tasks.take_turn, "apply_async", lambda **kw: sent.append(kw))
     settings.BOT_RUNNER = "celery"
-    dispatch.schedule_bot_turns(game.id)
+    dispatch.bot_turns_schedule(game.id)
     ((seat, _level),) = turns.bot_seats_to_act(game)
     assert sent == [
         {"args": (str(game.id), seat, game.head_seq), "queue": settings.BOT_QUEUE, **limits}
