@@ -44,7 +44,7 @@ def mute_users(request: HttpRequest, users: list, cleaned: dict[str, Any]) -> No
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ModeratorAccess, admin.ModelAdmin):
-    list_display = ("created_at", "author", "body", "hidden", "table")
+    list_display = ("created_at", "author", "body", "hidden", "game_link")
     list_filter = ("hidden",)
     search_fields = ("body", "author__username", "game__id")
     fields = ("game", "author", "body", "created_at", "hidden")
@@ -52,7 +52,7 @@ class ChatMessageAdmin(ModeratorAccess, admin.ModelAdmin):
     actions = ["hide_messages", "mute_authors", "ban_authors"]
 
     @admin.display(description="game")
-    def table(self, message: ChatMessage) -> str:
+    def game_link(self, message: ChatMessage) -> str:
         return game_links(message.game_id)
 
     @admin.action(description="Hide the selected messages", permissions=["moderate"])
@@ -118,7 +118,7 @@ class ReportStatusFilter(admin.SimpleListFilter):
 class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
     """The moderation queue: open reports with the message and the game's context."""
 
-    list_display = ("created_at", "reporter", "author", "reported_message", "reason", "table")
+    list_display = ("created_at", "reporter", "author", "reported_message", "reason", "game_link")
     list_filter = (ReportStatusFilter,)
     list_select_related = ("message__author", "reporter")
     search_fields = ("message__body", "message__author__username", "reporter__username")
@@ -129,7 +129,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
         "created_at",
         "reported_message",
         "author",
-        "table",
+        "game_link",
         "conversation",
         "handled_by",
         "handled_at",
@@ -155,7 +155,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
         return report.message.author.username
 
     @admin.display(description="game")
-    def table(self, report: Report) -> str:
+    def game_link(self, report: Report) -> str:
         game = report.message.game
         return format_html("{} ({}) — {}", game.ruleset, game.status, game_links(game.pk))
 

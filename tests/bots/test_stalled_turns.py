@@ -12,7 +12,7 @@ from bots import dispatch, tasks, turns
 from games import selectors, services
 from games.models import Game, GameEvent
 from tests.conftest import needs_postgres
-from tests.games.helpers import humans_table, table_with_bots, to_act
+from tests.games.helpers import game_with_bots, humans_game, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,7 +28,7 @@ def sent(monkeypatch) -> list[dict]:
 def lost_bot_turn(user, settings) -> tuple[Game, int]:
     """A human-against-medium-bot game at the bot's move, whose task was never run."""
     settings.BOT_RUNNER = "none"
-    game = table_with_bots(user, bots=1, level="medium")
+    game = game_with_bots(user, bots=1, level="medium")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     while not turns.bot_seats_to_act(game):
@@ -126,7 +126,7 @@ def test_a_human_s_turn_is_never_nudged(make_user, settings, clock, sent):
 
 def test_a_lost_bot_move_for_a_skipped_turn_is_nudged(make_user, settings, clock):
     players = [make_user("ana"), make_user("bob"), make_user("cy")]
-    game = humans_table(players, time_control={"kind": "realtime", "minutes": 5})
+    game = humans_game(players, time_control={"kind": "realtime", "minutes": 5})
     (late,) = to_act(game)
     clock.advance(minutes=6)
     services.clock_sweep()

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from community import services
 from community.models import Report
 from kingdom.routing import websocket_urlpatterns
-from tests.games.helpers import humans_table, make_moderator
+from tests.games.helpers import humans_game, make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 app = URLRouter(websocket_urlpatterns)
@@ -24,13 +24,13 @@ def connect(game_id, user) -> WebsocketCommunicator:
 
 
 @pytest.fixture
-def table(make_user):
+def game_of_two(make_user):
     ana, bob = make_user("ana"), make_user("bob")
-    return humans_table([ana, bob]), ana, bob
+    return humans_game([ana, bob]), ana, bob
 
 
 def test_history_then_live_lines_for_everyone_at_the_table(table):
-    game, ana, bob = table
+    game, ana, bob = game_of_two
     services.chat_post(game_id=game.id, user=ana, body="good luck")
 
     async def scenario():
@@ -51,8 +51,8 @@ def test_history_then_live_lines_for_everyone_at_the_table(table):
     async_to_sync(scenario)()
 
 
-def test_spectators_who_are_logged_in_may_talk_anonymous_may_not(table, make_user):
-    game, _ana, _bob = table
+def test_spectators_who_are_logged_in_may_talk_anonymous_may_not(game_of_two, make_user):
+    game, _ana, _bob = game_of_two
     stranger = make_user("stranger")
 
     async def scenario():
@@ -72,8 +72,8 @@ def test_spectators_who_are_logged_in_may_talk_anonymous_may_not(table, make_use
     async_to_sync(scenario)()
 
 
-def test_a_hidden_line_is_withdrawn_live_and_a_report_reaches_the_queue(table, make_user):
-    game, ana, bob = table
+def test_a_hidden_line_is_withdrawn_live_and_a_report_reaches_the_queue(game_of_two, make_user):
+    game, ana, bob = game_of_two
     mod = make_moderator(make_user("mod"))
 
     async def scenario():
@@ -100,8 +100,8 @@ def test_a_hidden_line_is_withdrawn_live_and_a_report_reaches_the_queue(table, m
     assert report.reporter == bob and report.reason == "rude"
 
 
-def test_a_banned_player_is_refused_at_once_on_an_open_socket(table, make_user):
-    game, ana, _bob = table
+def test_a_banned_player_is_refused_at_once_on_an_open_socket(game_of_two, make_user):
+    game, ana, _bob = game_of_two
     mod = make_moderator(make_user("mod"))
 
     async def scenario():
@@ -116,8 +116,10 @@ def test_a_banned_player_is_refused_at_once_on_an_open_socket(table, make_user):
     async_to_sync(scenario)()
 
 
-def test_a_muted_player_may_read_and_report_but_not_talk_until_the_mute_is_lifted(table, make_user):
-    game, ana, bob = table
+def test_a_muted_player_may_read_and_report_but_not_talk_until_the_mute_is_lifted(
+    game_of_two, make_user
+):
+    game, ana, bob = game_of_two
     mod = make_moderator(make_user("mod"))
     line = services.chat_post(game_id=game.id, user=ana, body="rude")
     services.player_mute(player=bob, moderator=mod, reason="spam")

@@ -22,11 +22,11 @@ from games.models import Game, GameEvent
 from games.rules import all_rulesets, get_ruleset
 from games.store import to_event
 from tests.games.helpers import (
+    game_with_bots,
     pin_seed,
     secrets_by_seq,
     seed_revealed_at,
     string_values,
-    table_with_bots,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +43,7 @@ Received = tuple[str, int, Any]
 
 
 def play_bot_game(user, ruleset: str, players: int) -> Game:
-    game = table_with_bots(user, ruleset=ruleset, bots=players, join=False, level="easy")
+    game = game_with_bots(user, ruleset=ruleset, bots=players, join=False, level="easy")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     return game

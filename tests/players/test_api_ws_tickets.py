@@ -20,7 +20,7 @@ from community import services
 from community.models import ChatMessage
 from kingdom.asgi import application
 from players.tickets import INVALID_TICKET
-from tests.games.helpers import humans_table, make_moderator
+from tests.games.helpers import humans_game, make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -65,7 +65,7 @@ def first_frames(path: str, headers: list | None = None, send: dict | None = Non
 @pytest.fixture
 def seated_game(make_user):
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     return game, game.seats.get(user=ana).number
 
 

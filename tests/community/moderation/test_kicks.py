@@ -9,13 +9,13 @@ from games import services
 from games.errors import ServiceError
 from games.models import Game, GameEvent
 from tests.community.moderation.helpers import Action, record_of
-from tests.games.helpers import humans_table, play_out
+from tests.games.helpers import humans_game, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_kicked_players_seat_is_played_by_a_bot_and_the_game_finishes(trio, mod):
-    game = humans_table(trio)
+    game = humans_game(trio)
     seat = game.seats.get(user=trio[1])
     services.player_kick(game_id=game.id, moderator=mod, player=trio[1], reason="abusive chat")
     seat.refresh_from_db()
@@ -42,7 +42,7 @@ def test_kicking_from_an_open_table_frees_the_seat(trio, mod):
 
 
 def test_kicking_needs_a_reason_and_a_seated_player(trio, mod):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     with pytest.raises(ServiceError) as err:
         services.player_kick(game_id=game.id, moderator=mod, player=trio[0], reason=" ")
     assert err.value.code == "reason_required"

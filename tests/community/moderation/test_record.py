@@ -13,14 +13,14 @@ from games.errors import ServiceError
 from games.models import Game, GameEvent
 from games.services.moderation import streams_close
 from tests.community.moderation.helpers import Action, record_of
-from tests.games.helpers import humans_table
+from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(four, mod):
     ana, bob, cy, _dee = four
-    game = humans_table(four)
+    game = humans_game(four)
     line = community_services.chat_post(game_id=game.id, user=bob, body="rude words")
     report = community_services.chat_report(message_id=line.pk, user=ana, reason="rude")
     other = community_services.chat_report(
@@ -70,7 +70,7 @@ def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(f
 
 def test_moderators_only(trio, make_user):
     staff = make_user("staff", staff=True)
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     line = community_services.chat_post(game_id=game.id, user=trio[0], body="hello")
     attempts = [
         lambda who: community_services.message_hide(message_id=line.pk, moderator=who, reason="x"),

@@ -117,15 +117,15 @@ def test_lobby_socket_by_role_tells_of_new_tables(world, role):
     async def scenario():
         connected, _ = await ws.connect()
         assert connected, "anyone may watch the lobby"
-        table = await sync_to_async(services.table_create)(
+        game = await sync_to_async(services.table_create)(
             user=world.users["third"], ruleset="kingdoms", seats=2
         )
         news = await ws.receive_json_from(timeout=5)
         await ws.disconnect()
-        return table, news
+        return game, news
 
-    table, news = async_to_sync(scenario)()
-    assert news["type"] == "table" and news["table"]["id"] == str(table.id)
+    game, news = async_to_sync(scenario)()
+    assert news["type"] == "table" and news["table"]["id"] == str(game.id)
 
 
 @pytest.mark.django_db(transaction=True)
