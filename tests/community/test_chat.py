@@ -29,7 +29,7 @@ def game_of_two(make_user):
     return humans_game([ana, bob]), ana, bob
 
 
-def test_history_then_live_lines_for_everyone_at_the_table(table):
+def test_history_then_live_lines_for_everyone_at_the_table(game_of_two):
     game, ana, bob = game_of_two
     services.chat_post(game_id=game.id, user=ana, body="good luck")
 
