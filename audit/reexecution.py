@@ -44,7 +44,7 @@ def reexecute(
     """Whether re-running the log with ``seed`` gives its events; else why not, in
     ``problems``."""
     batches = _batches(records)
-    if not batches or batches[0][0]["type"] != tables.GAME_STARTED:
+    if not batches or batches[0][0]["type"] != tables.TABLE_STARTED:
         problems.append("the log does not begin with table_started")
         return False
     started = batches[0][0]["public"]

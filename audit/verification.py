@@ -47,7 +47,7 @@ EXPORT_FIELDS = (
 # The signed checkpoints and the public keys that signed them: checked by signature.
 SIGNATURE_FIELDS = ("checkpoints", "signing_keys")
 RECORD_FIELDS = frozenset((*FIELDS, "hash"))
-ENDINGS = {tables.GAME_FINISHED: "finished", tables.GAME_ABORTED: "aborted"}
+ENDINGS = {tables.RESULT_DECLARED: "finished", tables.GAME_ABORTED: "aborted"}
 
 
 @dataclass
@@ -136,7 +136,7 @@ def verify_document(
         ending = next((r for r in records if r["type"] in ENDINGS), None)
         seed = document.get("seed") if ending is not None else None
         # The log's own ruleset (hash-covered) drives the replay, not the top-level copy.
-        started = records[0]["public"] if records[0]["type"] == tables.GAME_STARTED else None
+        started = records[0]["public"] if records[0]["type"] == tables.TABLE_STARTED else None
         verify(
             records,
             ruleset_key=(started if isinstance(started, dict) else document).get("ruleset"),
@@ -162,7 +162,7 @@ def verify_document(
 
 
 def _finished(ending: dict[str, Any] | None) -> bool:
-    return ending is not None and ending["type"] == tables.GAME_FINISHED
+    return ending is not None and ending["type"] == tables.RESULT_DECLARED
 
 
 def _well_formed(document: Any, verdict: Verdict) -> list[dict[str, Any]] | None:
@@ -209,7 +209,7 @@ def _compare_fields(
 ) -> None:
     """Each top-level field against the hash-chained events it must agree with."""
     first = records[0]
-    if first["type"] != tables.GAME_STARTED:
+    if first["type"] != tables.TABLE_STARTED:
         verdict.field_differs(f"event {first['seq']} is {first['type']}, not table_started")
         return
     started = first["public"]

@@ -22,7 +22,7 @@ class BotsConfig(AppConfig):
         if settings.BOT_RUNNER == "thread" and serving(sys.argv, os.environ):
             from bots import dispatch
 
-            dispatch.ensure_clock_sweeper()
+            dispatch.clock_sweeper_ensure()
 
 
 def serving(argv: list[str], environ: os._Environ[str] | dict[str, str]) -> bool:

@@ -13,11 +13,11 @@ when the server process starts (bots/apps.py); with ``inline`` / ``none`` nothin
 by itself (tests call ``services.clock_sweep``; ``manage.py sweep_clocks --loop`` serves
 any other deployment). All three run the same ``sweep``.
 
-Each sweep also nudges stalled bot turns (``nudge_stalled_bot_turns``): a turn whose task
+Each sweep also nudges stalled bot turns (``stalled_bot_turns_nudge``): a turn whose task
 was lost (killed at its hard limit, which Celery acks; a soft limit that gave up; the
 in-process queue lost in a restart; a failed after-commit hook) is otherwise never played
 again, since only the write path's after-commit schedules bot turns. A nudge goes through
-``schedule_bot_turns``, and the command id derived from (game, seq, seat) makes a
+``bot_turns_schedule``, and the command id derived from (game, seq, seat) makes a
 duplicate nudge (several sweepers, or a nudge racing the original task) a no-op.
 """
 
@@ -69,16 +69,16 @@ def task_time_limits(game: Game) -> dict[str, float]:
     return {"soft_time_limit": think + SOFT_LIMIT_SLACK, "time_limit": think + HARD_LIMIT_SLACK}
 
 
-def schedule_bot_turns(game_id: uuid.UUID | str) -> None:
+def bot_turns_schedule(game_id: uuid.UUID | str) -> None:
     game = _game(game_id)
     jobs = _jobs_for(game) if game else []
     if game is not None and jobs:
         _send(game, jobs)
 
 
-def send_bot_turns(game: Game, head_seq: int, bot_turns: list[tuple[int, str]]) -> None:
+def bot_turns_send(game: Game, head_seq: int, bot_turns: list[tuple[int, str]]) -> None:
     """Schedule the (seat, level) turns the write path found to act at ``head_seq``
-    under the game's lock: no query (``schedule_bot_turns`` finds them itself)."""
+    under the game's lock: no query (``bot_turns_schedule`` finds them itself)."""
     _send(game, [(str(game.id), seat, head_seq) for seat, _ in bot_turns])
 
 
@@ -97,7 +97,7 @@ def _send(game: Game, jobs: list[Job]) -> int:
                 sent += 1
             except Exception:
                 # The broker is unreachable (Redis down): the move that led here is
-                # committed and stands; nudge_stalled_bot_turns sends this turn again.
+                # committed and stands; stalled_bot_turns_nudge sends this turn again.
                 log.exception("could not send bot turn %s; a clock sweep sends it later", job)
         return sent
     elif runner == "thread":
@@ -116,8 +116,8 @@ _looked_at: dict[tuple[str, int], datetime] = {}
 _looked_lock = threading.Lock()
 
 
-def nudge_stalled_bot_turns(*, now: datetime | None = None) -> int:
-    """Schedule again, through ``schedule_bot_turns``'s path, every bot turn of a game
+def stalled_bot_turns_nudge(*, now: datetime | None = None) -> int:
+    """Schedule again, through ``bot_turns_schedule``'s path, every bot turn of a game
     whose head has not moved for the table's thinking time + BOT_STALL_SECONDS; returns
     how many turns were scheduled. Called by every clock sweep."""
     now = now or timezone.now()
@@ -225,7 +225,7 @@ def sweep(*, observe_lag: bool = False) -> tuple[int, int]:
 
         observe_sweep_lag()
     timeouts = clock_sweep()
-    return timeouts, nudge_stalled_bot_turns()
+    return timeouts, stalled_bot_turns_nudge()
 
 
 class _ClockSweeper:
@@ -254,7 +254,7 @@ class _ClockSweeper:
 _the_sweeper: _ClockSweeper | None = None
 
 
-def ensure_clock_sweeper() -> None:
+def clock_sweeper_ensure() -> None:
     """Start the embedded server's sweeper thread once (BOT_RUNNER "thread" only): at the
     server process's start (bots/apps.py), and by tests."""
     global _the_sweeper
@@ -265,7 +265,7 @@ def ensure_clock_sweeper() -> None:
             _the_sweeper = _ClockSweeper()
 
 
-def stop_clock_sweeper() -> None:
+def clock_sweeper_stop() -> None:
     """Stop the sweeper thread and wait for it (tests; a clean shutdown)."""
     global _the_sweeper
     with _worker_lock:

@@ -11,12 +11,12 @@ from games import signals
 from games.models import Game
 
 
-@receiver(signals.bot_turns_due, dispatch_uid="bots.schedule_bot_turns")
-def schedule_bot_turns(
+@receiver(signals.bot_turns_due, dispatch_uid="bots.bot_turns_schedule")
+def bot_turns_schedule(
     *, game: Game, head_seq: int, bot_turns: list[tuple[int, str]] | None, **_: Any
 ) -> None:
     # After commit: the turns found under the lock need no query; None means find them.
     if bot_turns is None:
-        dispatch.schedule_bot_turns(game.id)
+        dispatch.bot_turns_schedule(game.id)
     else:
-        dispatch.send_bot_turns(game, head_seq, bot_turns)
+        dispatch.bot_turns_send(game, head_seq, bot_turns)

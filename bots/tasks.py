@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 # (game, seq, seat), makes the redelivery a no-op if the move was already recorded. A task
 # killed at its hard time limit is still acked by Celery (replaying a turn that overran by
 # 15 s would likely overrun again): the clock sweep nudges that turn again later
-# (bots/dispatch.py nudge_stalled_bot_turns).
+# (bots/dispatch.py stalled_bot_turns_nudge).
 @shared_task(
     name="bots.tasks.take_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )

@@ -34,7 +34,7 @@ class NoteForm(forms.Form):
 
 def mute_users(request: HttpRequest, users: list, cleaned: dict[str, Any]) -> None:
     for user in users:
-        services.mute_player(
+        services.player_mute(
             player=user,
             moderator=request.user,
             reason=cleaned["reason"],
@@ -44,7 +44,7 @@ def mute_users(request: HttpRequest, users: list, cleaned: dict[str, Any]) -> No
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ModeratorAccess, admin.ModelAdmin):
-    list_display = ("created_at", "author", "body", "hidden", "table")
+    list_display = ("created_at", "author", "body", "hidden", "game_link")
     list_filter = ("hidden",)
     search_fields = ("body", "author__username", "game__id")
     fields = ("game", "author", "body", "created_at", "hidden")
@@ -52,7 +52,7 @@ class ChatMessageAdmin(ModeratorAccess, admin.ModelAdmin):
     actions = ["hide_messages", "mute_authors", "ban_authors"]
 
     @admin.display(description="game")
-    def table(self, message: ChatMessage) -> str:
+    def game_link(self, message: ChatMessage) -> str:
         return game_links(message.game_id)
 
     @admin.action(description="Hide the selected messages", permissions=["moderate"])
@@ -62,7 +62,7 @@ class ChatMessageAdmin(ModeratorAccess, admin.ModelAdmin):
             request,
             queryset,
             title="Hide messages",
-            perform=lambda m, c: services.hide_message(
+            perform=lambda m, c: services.message_hide(
                 message_id=m.pk, moderator=request.user, reason=c["reason"]
             ),
         )
@@ -86,7 +86,7 @@ class ChatMessageAdmin(ModeratorAccess, admin.ModelAdmin):
             queryset,
             title="Ban the authors",
             in_game_log=True,
-            perform=lambda m, c: services.ban_account(
+            perform=lambda m, c: services.account_ban(
                 player=m.author, moderator=request.user, reason=c["reason"]
             ),
         )
@@ -118,7 +118,7 @@ class ReportStatusFilter(admin.SimpleListFilter):
 class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
     """The moderation queue: open reports with the message and the game's context."""
 
-    list_display = ("created_at", "reporter", "author", "reported_message", "reason", "table")
+    list_display = ("created_at", "reporter", "author", "reported_message", "reason", "game_link")
     list_filter = (ReportStatusFilter,)
     list_select_related = ("message__author", "reporter")
     search_fields = ("message__body", "message__author__username", "reporter__username")
@@ -129,7 +129,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
         "created_at",
         "reported_message",
         "author",
-        "table",
+        "game_link",
         "conversation",
         "handled_by",
         "handled_at",
@@ -155,7 +155,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
         return report.message.author.username
 
     @admin.display(description="game")
-    def table(self, report: Report) -> str:
+    def game_link(self, report: Report) -> str:
         game = report.message.game
         return format_html("{} ({}) — {}", game.ruleset, game.status, game_links(game.pk))
 
@@ -190,7 +190,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
             queryset,
             title="Resolve reports" if resolved else "Dismiss reports",
             form_class=NoteForm,
-            perform=lambda r, c: services.close_report(
+            perform=lambda r, c: services.report_close(
                 report_id=r.pk, moderator=request.user, resolved=resolved, note=c["reason"]
             ),
         )
@@ -206,14 +206,14 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
     @admin.action(description="Hide the messages and resolve", permissions=["moderate"])
     def hide_and_resolve(self, request: HttpRequest, queryset: QuerySet) -> Any:
         def perform(report: Report, cleaned: dict[str, Any]) -> None:
-            services.hide_message(
+            services.message_hide(
                 message_id=report.message_id,
                 moderator=request.user,
                 reason=cleaned["reason"],
                 report=report,
             )
             if report.status == Report.Status.OPEN:
-                services.close_report(
+                services.report_close(
                     report_id=report.pk,
                     moderator=request.user,
                     resolved=True,
@@ -243,7 +243,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
             queryset,
             title="Kick from the table",
             in_game_log=True,
-            perform=lambda r, c: game_services.kick_player(
+            perform=lambda r, c: game_services.player_kick(
                 game_id=r.message.game_id,
                 moderator=request.user,
                 player=r.message.author,
@@ -259,7 +259,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
             queryset,
             title="Ban the authors",
             in_game_log=True,
-            perform=lambda r, c: services.ban_account(
+            perform=lambda r, c: services.account_ban(
                 player=r.message.author, moderator=request.user, reason=c["reason"]
             ),
         )

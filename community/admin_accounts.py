@@ -43,7 +43,7 @@ class PlayerAdmin(UserAdmin):
             queryset,
             title="Ban accounts",
             in_game_log=True,
-            perform=lambda u, c: services.ban_account(
+            perform=lambda u, c: services.account_ban(
                 player=u, moderator=request.user, reason=c["reason"]
             ),
         )
@@ -55,7 +55,7 @@ class PlayerAdmin(UserAdmin):
             request,
             queryset,
             title="Lift bans",
-            perform=lambda u, c: services.lift_ban(
+            perform=lambda u, c: services.account_unban(
                 player=u, moderator=request.user, reason=c["reason"]
             ),
         )
@@ -78,7 +78,7 @@ class PlayerAdmin(UserAdmin):
             request,
             queryset,
             title="Lift mutes",
-            perform=lambda u, c: services.unmute_player(
+            perform=lambda u, c: services.player_unmute(
                 player=u, moderator=request.user, reason=c["reason"]
             ),
         )

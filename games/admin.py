@@ -96,7 +96,7 @@ class SeatAdmin(ModeratorAccess, admin.ModelAdmin):
             queryset.filter(user__isnull=False),
             title="Kick from the table",
             in_game_log=True,
-            perform=lambda s, c: services.kick_player(
+            perform=lambda s, c: services.player_kick(
                 game_id=s.game_id, moderator=request.user, player=s.user, reason=c["reason"]
             ),
         )

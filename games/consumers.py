@@ -141,12 +141,12 @@ class LobbyConsumer(GuardedJsonConsumer):
         await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
-        table = await self._table(message["game"])
-        if table is not None:
-            await self.send_json({"type": "table", "table": table})
+        summary = await self._summary(message["game"])
+        if summary is not None:
+            await self.send_json({"type": "table", "table": summary})
 
     @database_sync_to_async
-    def _table(self, game_id: str) -> dict[str, Any] | None:
+    def _summary(self, game_id: str) -> dict[str, Any] | None:
         try:
             return selectors.table_summary(selectors.get_game(game_id))
         except ServiceError:

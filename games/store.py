@@ -229,8 +229,8 @@ def _insert_statement(vendor: str, count: int) -> tuple[list[Field], str]:
     fields = [f for f in GameEvent._meta.concrete_fields if not f.primary_key]
     values = "(" + ", ".join(["%s"] * len(fields)) + ")"
     columns = ", ".join(quote(f.column) for f in fields)
-    table = quote(GameEvent._meta.db_table)
-    return fields, f"INSERT INTO {table} ({columns}) VALUES {', '.join([values] * count)}"
+    db_table = quote(GameEvent._meta.db_table)
+    return fields, f"INSERT INTO {db_table} ({columns}) VALUES {', '.join([values] * count)}"
 
 
 def _update_game(game: Game, changes: dict[str, Any]) -> None:
@@ -246,8 +246,8 @@ def _update_statement(vendor: str, names: tuple[str, ...]) -> tuple[list[Field],
     quote = connection.ops.quote_name
     fields = [Game._meta.get_field(name) for name in names]
     assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-    table, key = quote(Game._meta.db_table), quote(Game._meta.pk.column)
-    return fields, f"UPDATE {table} SET {assignments} WHERE {key} = %s"
+    db_table, key = quote(Game._meta.db_table), quote(Game._meta.pk.column)
+    return fields, f"UPDATE {db_table} SET {assignments} WHERE {key} = %s"
 
 
 def jsonable(value: Any) -> Any:

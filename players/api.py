@@ -3,7 +3,7 @@ tickets. (The HTML pages are in ``players.pages``.)
 
 Views only translate HTTP: they read through ``players.selectors``, write through
 ``players.services`` and answer through ``players.serializers``. Sign-up gives the first
-token. A ban deletes the account's tokens (``community.services.moderation.ban_account``), so
+token. A ban deletes the account's tokens (``community.services.moderation.account_ban``), so
 lifting it later does not bring an old token back: the player asks for a new one.
 """
 

@@ -58,7 +58,7 @@ class GameResult:
     seconds: dict[str, list[float]]  # decision times per level
 
 
-def table_options(ruleset: Ruleset, players: int, options: dict[str, Any]) -> dict[str, Any]:
+def seatable_options(ruleset: Ruleset, players: int, options: dict[str, Any]) -> dict[str, Any]:
     """``options`` cleaned; if the player count needs a switch (e.g. Kingdom Cards'
     ``allow_two_players``), the first boolean option that admits it is turned on."""
     cleaned = ruleset.clean_options(options)
@@ -79,10 +79,10 @@ def play_game(match: Match, index: int) -> GameResult:
     ruleset = get_ruleset(match.game)
     levels = match.levels(index)
     strategies = [get_strategy(match.game, level) for level in levels]
-    table_rng = random.Random(f"arena:{match.seed}:{index}:table")
+    game_rng = random.Random(f"arena:{match.seed}:{index}:table")
     bot_rngs = [random.Random(f"arena:{match.seed}:{index}:bot:{s}") for s in range(len(levels))]
-    options = table_options(ruleset, match.players, match.options)
-    state = ruleset.fold(ruleset.setup(options, match.players, table_rng))
+    options = seatable_options(ruleset, match.players, match.options)
+    state = ruleset.fold(ruleset.setup(options, match.players, game_rng))
     seconds: dict[str, list[float]] = {level: [] for level in set(levels)}
     commands = 0
     budget = (
@@ -94,11 +94,11 @@ def play_game(match: Match, index: int) -> GameResult:
         while (outcome := ruleset.outcome(state)) is None:
             acting = sorted(ruleset.to_act(state))
             # Several seats may act at once: the table picks one, as message order would.
-            seat = acting[0] if len(acting) == 1 else table_rng.choice(acting)
+            seat = acting[0] if len(acting) == 1 else game_rng.choice(acting)
             started = time.perf_counter()
             command = strategies[seat](ruleset, state, seat, bot_rngs[seat])
             seconds[levels[seat]].append(time.perf_counter() - started)
-            state = ruleset.fold(ruleset.decide(state, seat, command, table_rng), state)
+            state = ruleset.fold(ruleset.decide(state, seat, command, game_rng), state)
             commands += 1
             if commands > MAX_COMMANDS:
                 raise RuntimeError(f"game {index} of {match.game} did not end")

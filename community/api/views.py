@@ -106,7 +106,7 @@ class ChatHide(_Moderation):
     )
     def post(self, request: Request, message_id: int) -> Response:
         body = _valid(game_serializers.ReasonSerializer, request.data)
-        message = services.hide_message(
+        message = services.message_hide(
             message_id=message_id, moderator=request.user, reason=body["reason"]
         )
         return Response({"id": message.pk, "hidden": message.hidden})
@@ -119,7 +119,7 @@ class TableKick(_Moderation):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.KickSerializer, request.data)
-        game_services.kick_player(
+        game_services.player_kick(
             game_id=game_id,
             moderator=request.user,
             player=_player(body["username"]),
@@ -135,7 +135,7 @@ class PlayerMute(_Moderation):
     )
     def post(self, request: Request, username: str) -> Response:
         body = _valid(serializers.MuteSerializer, request.data)
-        mute = services.mute_player(
+        mute = services.player_mute(
             player=_player(username),
             moderator=request.user,
             reason=body["reason"],
@@ -152,7 +152,7 @@ class PlayerUnmute(_Moderation):
     )
     def post(self, request: Request, username: str) -> Response:
         body = _valid(game_serializers.ReasonSerializer, request.data)
-        lifted = services.unmute_player(
+        lifted = services.player_unmute(
             player=_player(username), moderator=request.user, reason=body["reason"]
         )
         return Response({"username": username, "lifted": lifted})
@@ -165,7 +165,7 @@ class PlayerBan(_Moderation):
     )
     def post(self, request: Request, username: str) -> Response:
         body = _valid(game_serializers.ReasonSerializer, request.data)
-        kicks = services.ban_account(
+        kicks = services.account_ban(
             player=_player(username), moderator=request.user, reason=body["reason"]
         )
         return Response({"username": username, "active": False, "tables_left": len(kicks)})
@@ -178,7 +178,9 @@ class PlayerUnban(_Moderation):
     )
     def post(self, request: Request, username: str) -> Response:
         body = _valid(game_serializers.ReasonSerializer, request.data)
-        services.lift_ban(player=_player(username), moderator=request.user, reason=body["reason"])
+        services.account_unban(
+            player=_player(username), moderator=request.user, reason=body["reason"]
+        )
         return Response({"username": username, "active": True})
 
 
@@ -211,7 +213,7 @@ class ReportClose(_Moderation):
     )
     def post(self, request: Request, report_id: int) -> Response:
         body = _valid(serializers.NoteSerializer, request.data)
-        report = services.close_report(
+        report = services.report_close(
             report_id=report_id, moderator=request.user, resolved=self.resolved, note=body["note"]
         )
         return Response({"id": report.pk, "status": report.status})

@@ -7,21 +7,21 @@
 
 from community.services.chat import chat_post, chat_report
 from community.services.moderation import (
-    ban_account,
-    close_report,
-    hide_message,
-    lift_ban,
-    mute_player,
-    unmute_player,
+    account_ban,
+    account_unban,
+    message_hide,
+    player_mute,
+    player_unmute,
+    report_close,
 )
 
 __all__ = [
-    "ban_account",
+    "account_ban",
+    "account_unban",
     "chat_post",
     "chat_report",
-    "close_report",
-    "hide_message",
-    "lift_ban",
-    "mute_player",
-    "unmute_player",
+    "message_hide",
+    "player_mute",
+    "player_unmute",
+    "report_close",
 ]

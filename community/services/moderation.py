@@ -20,7 +20,7 @@ from community import publish
 from community.models import ChatMessage, ModerationRecord, Mute, Report
 from games.errors import Conflict, NotFound, ServiceError
 from games.models import Game, Seat
-from games.services import Submitted, kick_player, require_moderator
+from games.services import Submitted, player_kick, require_moderator
 from games.services.moderation import moderation_reason
 
 Action = ModerationRecord.Action
@@ -38,7 +38,7 @@ def record(moderator: AbstractBaseUser, action: str, reason: str, **about: Any) 
 
 
 @transaction.atomic
-def hide_message(
+def message_hide(
     *, message_id: int, moderator: AbstractBaseUser, reason: str, report: Report | None = None
 ) -> ChatMessage:
     require_moderator(moderator)
@@ -64,7 +64,7 @@ def hide_message(
 
 
 @transaction.atomic
-def mute_player(
+def player_mute(
     *,
     player: AbstractBaseUser,
     moderator: AbstractBaseUser,
@@ -83,7 +83,7 @@ def mute_player(
 
 
 @transaction.atomic
-def unmute_player(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reason: str) -> int:
+def player_unmute(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reason: str) -> int:
     require_moderator(moderator)
     reason = moderation_reason(reason)
     lifted = Mute.active().filter(user=player).update(lifted_at=timezone.now())
@@ -91,7 +91,7 @@ def unmute_player(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reas
     return lifted
 
 
-def ban_account(
+def account_ban(
     *, player: AbstractBaseUser, moderator: AbstractBaseUser, reason: str
 ) -> list[Submitted]:
     """Deactivate the account and remove the player from every table they sit at
@@ -117,7 +117,7 @@ def ban_account(
     for game_id in seats.values_list("game_id", flat=True):
         try:
             kicks.append(
-                kick_player(game_id=game_id, moderator=moderator, player=player, reason=reason)
+                player_kick(game_id=game_id, moderator=moderator, player=player, reason=reason)
             )
         except ServiceError:  # the game ended meanwhile
             continue
@@ -125,7 +125,7 @@ def ban_account(
 
 
 @transaction.atomic
-def lift_ban(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reason: str) -> None:
+def account_unban(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reason: str) -> None:
     require_moderator(moderator)
     reason = moderation_reason(reason)
     player.is_active = True
@@ -134,7 +134,7 @@ def lift_ban(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reason: s
 
 
 @transaction.atomic
-def close_report(
+def report_close(
     *, report_id: int, moderator: AbstractBaseUser, resolved: bool, note: str = ""
 ) -> Report:
     """Resolve (action was taken) or dismiss (nothing wrong) an open report."""

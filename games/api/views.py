@@ -199,7 +199,7 @@ class TableDisconnect(_TableAction):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = _valid(serializers.ReasonSerializer, request.data)
-        moderation.close_streams(game_id=game_id, moderator=request.user, reason=body["reason"])
+        moderation.streams_close(game_id=game_id, moderator=request.user, reason=body["reason"])
         return Response({"closed": True})
 
 

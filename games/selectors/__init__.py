@@ -2,7 +2,7 @@
 state through the ruleset's ``view`` and events through ``redact``.
 
 ``events``: redaction and the move log; ``views``: one game's seat, view, legal commands
-and audit summary; ``tables``: the lobby's tables and a table's summary and detail;
+and audit summary; ``lobby``: the lobby's tables and a table's summary and detail;
 ``ratings``: the rating source the players app sets. Callers use ``selectors.<name>``."""
 # The audit page reads through audit/trail.py (which redacts through here).
 
@@ -17,14 +17,14 @@ from games.selectors.events import (
     reveals_all,
     seat_names,
 )
-from games.selectors.ratings import RatingSource, set_rating_source
-from games.selectors.tables import (
+from games.selectors.lobby import (
     seats_json,
     table_detail,
     table_list,
     table_summaries,
     table_summary,
 )
+from games.selectors.ratings import RatingSource, set_rating_source
 from games.selectors.views import (
     audit_summary,
     game_view,

@@ -76,13 +76,13 @@ _names_lock = threading.Lock()
 
 def describe(game: Game, kind: str, data: dict[str, Any], names: dict[int, str]) -> str:
     """The move log line in words, written from the redacted data only."""
-    if kind == tables.GAME_STARTED:
+    if kind == tables.TABLE_STARTED:
         return "The game started."
     if kind == tables.SEAT_RESIGNED:
         return f"{names.get(data.get('seat'), 'A player')} resigned; a bot plays on."
     if kind == tables.GAME_ABORTED:
         return f"A moderator aborted the game. {data.get('reason', '')}".strip()
-    if kind == tables.GAME_FINISHED:
+    if kind == tables.RESULT_DECLARED:
         return _result_line(data, names) + _departures_note(game, names)
     if kind == tables.CLOCK_PRESSED:
         return ""  # the clocks on the page say it; the move log stays quiet

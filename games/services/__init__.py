@@ -21,10 +21,10 @@ from games.services.lobby import (
 )
 from games.services.moderation import (
     can_moderate,
-    close_streams,
     game_abort,
-    kick_player,
+    player_kick,
     require_moderator,
+    streams_close,
 )
 from games.services.play import game_expel, game_resign, game_skip, game_submit
 from games.services.timing import clock_sweep, game_timeouts
@@ -39,13 +39,12 @@ from games.services.writing import (
 __all__ = [
     "BOT_LEVELS",
     "BOT_THINK_SECONDS_RANGE",
-    "TAKEOVER_LEVEL",
     "Submitted",
+    "TAKEOVER_LEVEL",
     "bot_add",
     "bot_remove",
     "can_moderate",
     "clock_sweep",
-    "close_streams",
     "game_abort",
     "game_expel",
     "game_resign",
@@ -53,9 +52,10 @@ __all__ = [
     "game_start",
     "game_submit",
     "game_timeouts",
-    "kick_player",
+    "player_kick",
     "require_moderator",
     "seat_of",
+    "streams_close",
     "table_create",
     "table_join",
     "table_leave",

@@ -40,7 +40,7 @@ def _require_host(game: Game, user: AbstractBaseUser, what: str) -> None:
         return
     if not moderation.can_moderate(user):
         raise Forbidden("forbidden", "Only the table's host can do that.")
-    moderation.record_host_action(game=game, moderator=user, what=what)
+    moderation.host_action_record(game=game, moderator=user, what=what)
 
 
 @transaction.atomic

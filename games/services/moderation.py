@@ -89,7 +89,7 @@ def game_abort(*, game_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str)
 
 
 @transaction.atomic
-def close_streams(*, game_id: uuid.UUID | str, moderator: AbstractBaseUser, reason: str) -> None:
+def streams_close(*, game_id: uuid.UUID | str, moderator: AbstractBaseUser, reason: str) -> None:
     """Close every live socket of a game (clients reconnect and catch up by seq)."""
     require_moderator(moderator)
     reason = moderation_reason(reason)
@@ -99,7 +99,7 @@ def close_streams(*, game_id: uuid.UUID | str, moderator: AbstractBaseUser, reas
     transaction.on_commit(lambda: publish.streams_closed(game.id))
 
 
-def record_host_action(*, game: Game, moderator: AbstractBaseUser, what: str) -> None:
+def host_action_record(*, game: Game, moderator: AbstractBaseUser, what: str) -> None:
     """A moderator did what only a table's host may (start it, add or remove a bot):
     on the record, since the host did not ask for it."""
     require_moderator(moderator)
@@ -108,7 +108,7 @@ def record_host_action(*, game: Game, moderator: AbstractBaseUser, what: str) ->
 
 
 @transaction.atomic
-def kick_player(
+def player_kick(
     *, game_id: uuid.UUID, moderator: AbstractBaseUser, player: AbstractBaseUser, reason: str
 ) -> Submitted:
     """Remove ``player`` from a table: from an open table their seat goes; in a game in

@@ -13,9 +13,9 @@ from games.table.state import (
     ENDED_BY,
     EXPEL,
     GAME_ABORTED,
-    GAME_FINISHED,
     KICK,
     RESIGN,
+    RESULT_DECLARED,
     SEAT_ABSENT,
     SEAT_ACTOR,
     SEAT_EXPELLED,
@@ -95,7 +95,7 @@ def command_events(
         outcome = ruleset.outcome(table.rules)
         if outcome is not None:
             final = _rank_departed_last(outcome, table.departures)
-            finished = Event(GAME_FINISHED, {"outcome": final.as_json(), "seed": seed})
+            finished = Event(RESULT_DECLARED, {"outcome": final.as_json(), "seed": seed})
             apply(ruleset, table, finished)
             events = [*events, finished]
     if table.clock is not None and not table.over:
@@ -199,7 +199,7 @@ def _depart(table: TableState, departed: Event, seed: str) -> list[Event]:
             scores[staying[0]] = 1
         outcome = Outcome(scores=scores, ranking=ranking, breakdown={})
         result = {"outcome": outcome.as_json(), "seed": seed, "by": ENDED_BY[departed.type]}
-        events.append(Event(GAME_FINISHED, result))
+        events.append(Event(RESULT_DECLARED, result))
     return events
 
 

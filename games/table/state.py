@@ -9,10 +9,10 @@ from typing import Any
 from games import clocks
 from games.rules.base import Event, Outcome, Ruleset, seeded_rng
 
-GAME_STARTED = "table_started"
+TABLE_STARTED = "table_started"
 SEAT_RESIGNED = "seat_resigned"
 GAME_ABORTED = "game_aborted"
-GAME_FINISHED = "result_declared"
+RESULT_DECLARED = "result_declared"
 CLOCK_PRESSED = "clock_pressed"
 CLOCK_EXPIRED = "clock_expired"
 TURN_SKIPPED = "turn_skipped"
@@ -23,7 +23,7 @@ SEAT_KICKED = "seat_kicked"
 SEAT_ABSENT = "seat_absent"
 SEAT_RETURNED = "seat_returned"
 SERVICE_EVENTS = frozenset(
-    (GAME_STARTED, SEAT_RESIGNED, GAME_ABORTED, GAME_FINISHED, CLOCK_PRESSED, CLOCK_EXPIRED)
+    (TABLE_STARTED, SEAT_RESIGNED, GAME_ABORTED, RESULT_DECLARED, CLOCK_PRESSED, CLOCK_EXPIRED)
     + (TURN_SKIPPED, SEAT_EXPELLED, SEAT_KICKED, SEAT_ABSENT, SEAT_RETURNED)
 )
 
@@ -104,7 +104,7 @@ def start_events(
     if clocks.is_timed(time_control):
         public["time_control"] = dict(time_control)
     events = [
-        Event(GAME_STARTED, public),
+        Event(TABLE_STARTED, public),
         *ruleset.setup(options, len(players), seeded_rng(seed, 1)),
     ]
     if clocks.is_timed(time_control):
@@ -118,7 +118,7 @@ def start_events(
 
 def apply(ruleset: Ruleset, table: TableState | None, event: Event) -> TableState:
     """Fold one event (service or rules) into the table state; may mutate ``table``."""
-    if event.type == GAME_STARTED:
+    if event.type == TABLE_STARTED:
         players = event.public["players"]
         control = event.public.get("time_control")
         clock = clocks.start_clock(control, players) if clocks.is_timed(control) else None
@@ -137,7 +137,7 @@ def apply(ruleset: Ruleset, table: TableState | None, event: Event) -> TableStat
             table.absent.remove(seat)
     elif kind == GAME_ABORTED:
         table.aborted = True
-    elif kind == GAME_FINISHED:
+    elif kind == RESULT_DECLARED:
         table.finished = True
         table.outcome = Outcome.from_json(event.public["outcome"])
     elif kind == CLOCK_PRESSED:

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Game, GameEvent
 from tests.conftest import ON_POSTGRES
-from tests.games.helpers import humans_table, play_out, table_with_bots
+from tests.games.helpers import game_with_bots, humans_game, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,13 +20,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def finished(make_user) -> Game:
     users = [make_user("ana"), make_user("bob")]
-    return play_out(humans_table(users), users)
+    return play_out(humans_game(users), users)
 
 
 @pytest.fixture
 def in_progress(make_user) -> Game:
     user = make_user("host")
-    game = table_with_bots(user, bots=2, level="easy")
+    game = game_with_bots(user, bots=2, level="easy")
     services.game_start(game_id=game.id, user=user)
     return Game.objects.get(pk=game.id)
 

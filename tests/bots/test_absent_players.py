@@ -11,7 +11,7 @@ from audit.stored import audit_game
 from games import selectors, services
 from games.errors import ServiceError
 from games.models import Game, GameEvent
-from tests.games.helpers import humans_table, pin_seed, to_act
+from tests.games.helpers import humans_game, pin_seed, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,7 +49,7 @@ def test_a_player_gone_too_long_at_a_table_of_bots_is_replaced_by_a_bot(make_use
 
 def test_the_others_may_skip_or_expel_a_player_gone_too_long(make_user, clock):
     players = [make_user("ana"), make_user("bob"), make_user("cy")]
-    game = humans_table(players)
+    game = humans_game(players)
     (late,) = to_act(game)
     others = [u for u in players if game.seats.get(user=u).number != late]
     with pytest.raises(ServiceError) as err:
@@ -81,7 +81,7 @@ def test_the_others_may_skip_or_expel_a_player_gone_too_long(make_user, clock):
 
 def test_a_player_gone_too_long_who_moves_again_is_back(make_user, clock):
     players = [make_user("ana"), make_user("bob")]
-    game = humans_table(players)
+    game = humans_game(players)
     (late,) = to_act(game)
     user = game.seats.get(number=late).user
     clock.advance(hours=49)

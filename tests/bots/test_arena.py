@@ -12,8 +12,8 @@ from bots.search.arena import (
     elo_difference,
     play_game,
     play_match,
+    seatable_options,
     summarise,
-    table_options,
     wilson,
 )
 from games.rules import get_ruleset
@@ -50,10 +50,10 @@ def test_levels_alternate_over_the_seats():
 
 def test_two_player_kingdom_cards_turns_on_its_two_player_option():
     ruleset = get_ruleset("kingdom-cards")
-    assert table_options(ruleset, 2, {})["allow_two_players"] is True
-    assert table_options(ruleset, 3, {})["allow_two_players"] is False
+    assert seatable_options(ruleset, 2, {})["allow_two_players"] is True
+    assert seatable_options(ruleset, 3, {})["allow_two_players"] is False
     with pytest.raises(ValueError):
-        table_options(ruleset, 7, {})
+        seatable_options(ruleset, 7, {})
 
 
 def test_a_game_is_the_same_game_whoever_plays_it():

@@ -17,7 +17,7 @@ from bots import tasks, turns
 from games import services
 from games.models import Game
 from tests.conftest import needs_redis
-from tests.games.helpers import table_with_bots
+from tests.games.helpers import game_with_bots
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ def worker(settings):
 @pytest.mark.parametrize("ruleset", ["kingdoms", "kingdom-builder", "kingdom-cards"])
 def test_a_worker_plays_a_four_bot_game_to_the_end(make_user, worker, ruleset):
     user = make_user()
-    game = table_with_bots(user, ruleset=ruleset, bots=4, join=False, level="medium")
+    game = game_with_bots(user, ruleset=ruleset, bots=4, join=False, level="medium")
     services.game_start(game_id=game.id, user=user)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
@@ -121,7 +121,7 @@ def test_a_worker_plays_a_four_bot_game_to_the_end(make_user, worker, ruleset):
 def test_a_worker_plays_a_lost_turn_once_the_sweep_nudges_it(make_user, settings, worker):
     settings.BOT_RUNNER = "none"  # the first bot turn's task is never sent: lost
     user = make_user()
-    game = table_with_bots(user, bots=2, join=False, level="medium")
+    game = game_with_bots(user, bots=2, join=False, level="medium")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     head = game.head_seq

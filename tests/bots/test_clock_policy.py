@@ -10,7 +10,7 @@ import pytest
 from audit.stored import audit_game
 from games import selectors, services
 from games.models import Game, GameEvent
-from tests.games.helpers import humans_table, pin_seed, to_act
+from tests.games.helpers import humans_game, pin_seed, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BLITZ = {"kind": "realtime", "minutes": 5, "increment_seconds": 10}
@@ -95,7 +95,7 @@ def test_a_player_back_in_time_plays_on_and_the_bots_wait(make_user, clock):
 
 def test_with_a_person_among_the_opponents_the_choice_stays_theirs(make_user, clock):
     players = [make_user("ana"), make_user("bob")]
-    game = humans_table(players, time_control=BLITZ, bots=1)
+    game = humans_game(players, time_control=BLITZ, bots=1)
     (late,) = to_act(game)
     clock.advance(minutes=6)
     services.clock_sweep()

@@ -17,7 +17,7 @@ from games.errors import ServiceError
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
 from tests.conftest import ON_POSTGRES, needs_postgres
-from tests.games.helpers import humans_table, play_out, to_act
+from tests.games.helpers import humans_game, play_out, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BLITZ = {"kind": "realtime", "minutes": 5, "increment_seconds": 10}
@@ -80,7 +80,7 @@ def test_time_control_defaults_and_shows_in_the_table_summary(make_user):
 
 
 def test_untimed_games_record_no_clock_events(players):
-    game = humans_table(players[:2])
+    game = humans_game(players[:2])
     play_out(game, players[:2], moves=6)
     assert not GameEvent.objects.filter(game=game, type__startswith="clock").exists()
     assert "time_control" not in GameEvent.objects.get(game=game, seq=1).public
@@ -89,7 +89,7 @@ def test_untimed_games_record_no_clock_events(players):
 
 # ---- the clocks run for the seat to act -----------------------------------------------
 def test_only_the_clock_of_the_seat_to_act_runs(players, clock):
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     first = seat_to_act(game)
     state = clock_view(game)
     assert state["running"] == {str(first): clocks.ms_of(clock.now)}
@@ -102,7 +102,7 @@ def test_only_the_clock_of_the_seat_to_act_runs(players, clock):
 def test_kingdom_cards_runs_only_the_clock_of_the_seat_the_game_waits_for(players, clock):
     """Bystanders may change their kingdoms meanwhile (they are in to_act) but the game
     does not wait for them, so their clocks stay stopped."""
-    game = humans_table(players, ruleset="kingdom-cards", time_control=BLITZ)
+    game = humans_game(players, ruleset="kingdom-cards", time_control=BLITZ)
     with store.reading(game) as table:
         awaited = get_ruleset("kingdom-cards").awaited(table.rules)
     assert len(awaited) == 1 and len(to_act(game)) > 1
@@ -110,7 +110,7 @@ def test_kingdom_cards_runs_only_the_clock_of_the_seat_the_game_waits_for(player
 
 
 def test_a_move_charges_the_time_used_and_adds_the_increment(players, clock):
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     first = seat_to_act(game)
     clock.advance(seconds=42)
     play_out(game, players[:2], moves=1)
@@ -123,7 +123,7 @@ def test_a_move_charges_the_time_used_and_adds_the_increment(players, clock):
 
 
 def test_turn_based_clock_gives_each_turn_its_hours(players, clock):
-    game = humans_table(players[:2], time_control={"kind": "turn", "hours": 24})
+    game = humans_game(players[:2], time_control={"kind": "turn", "hours": 24})
     first = seat_to_act(game)
     assert clock_view(game)["deadlines"][str(first)] == clocks.ms_of(clock.now) + 86_400_000
     clock.advance(hours=23)
@@ -138,7 +138,7 @@ def test_turn_based_clock_gives_each_turn_its_hours(players, clock):
 
 # ---- timeouts --------------------------------------------------------------------------
 def test_clock_expiry_records_exactly_one_timeout(players, clock):
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     late = seat_to_act(game)
     clock.advance(minutes=4, seconds=59)
     assert services.clock_sweep() == 0
@@ -180,7 +180,7 @@ def race(sweepers: int, now) -> list:
     "test_clocks_sqlite.py races on a SQLite file instead",
 )
 def test_two_sweepers_racing_record_exactly_one_timeout(players, clock):
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     results = race(2, clock.now + timedelta(minutes=6))
     assert sorted(results) == [0, 1], results
     assert len(timeouts(game)) == 1
@@ -191,7 +191,7 @@ def test_many_sweepers_racing_over_many_games_record_one_timeout_each(make_user,
     games = []
     for n in range(4):
         pair = [make_user(f"a{n}"), make_user(f"b{n}")]
-        games.append(humans_table(pair, time_control=BLITZ))
+        games.append(humans_game(pair, time_control=BLITZ))
     results = race(6, clock.now + timedelta(minutes=6))
     assert sum(results) == 4, results
     assert [len(timeouts(g)) for g in games] == [1, 1, 1, 1]
@@ -199,7 +199,7 @@ def test_many_sweepers_racing_over_many_games_record_one_timeout_each(make_user,
 
 def test_sweeping_the_same_game_twice_in_a_row_at_the_same_instant(players, clock):
     """What a losing racer sees once it gets the lock (runs on SQLite too)."""
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     later = clock.now + timedelta(minutes=6)
     first = services.game_timeouts(game_id=game.id, now=later)
     second = services.game_timeouts(game_id=game.id, now=later)
@@ -207,7 +207,7 @@ def test_sweeping_the_same_game_twice_in_a_row_at_the_same_instant(players, cloc
 
 
 def test_a_move_after_the_clock_ran_out_is_refused_and_times_out(players, clock):
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     late = seat_to_act(game)
     clock.advance(minutes=5, seconds=1)
     legal = selectors.legal_commands(game, late)
@@ -224,7 +224,7 @@ def test_a_move_after_the_clock_ran_out_is_refused_and_times_out(players, clock)
 
 
 def test_celery_beat_task_runs_the_sweep(players, clock):
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     clock.advance(minutes=6)
     assert tasks.sweep_clocks.apply().get() == 1
     assert len(timeouts(game)) == 1
@@ -233,7 +233,7 @@ def test_celery_beat_task_runs_the_sweep(players, clock):
 def test_the_sweep_command_records_timeouts(players, clock, capsys):
     from django.core.management import call_command
 
-    humans_table(players[:2], time_control=BLITZ)
+    humans_game(players[:2], time_control=BLITZ)
     clock.advance(minutes=6)
     call_command("sweep_clocks")
     assert "1 timeout event(s) recorded" in capsys.readouterr().out
@@ -241,7 +241,7 @@ def test_the_sweep_command_records_timeouts(players, clock, capsys):
 
 # ---- skip and expel -----------------------------------------------------------------
 def timed_out_three(players, clock) -> tuple[Game, int, list]:
-    game = humans_table(players, time_control=BLITZ)
+    game = humans_game(players, time_control=BLITZ)
     late = seat_to_act(game)
     clock.advance(minutes=6)
     services.clock_sweep()
@@ -250,7 +250,7 @@ def timed_out_three(players, clock) -> tuple[Game, int, list]:
 
 
 def test_skip_needs_a_player_out_of_time_and_another_player(players, clock, make_user):
-    game = humans_table(players, time_control=BLITZ)
+    game = humans_game(players, time_control=BLITZ)
     late = seat_to_act(game)
     other = next(u for u in players if u != user_at(game, late))
     with pytest.raises(ServiceError) as err:
@@ -297,7 +297,7 @@ def test_expel_hands_the_seat_to_a_bot_which_finishes_the_game(players, clock):
 
 
 def test_expel_in_a_two_player_game_ends_it(players, clock):
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     late = seat_to_act(game)
     clock.advance(minutes=6)
     services.clock_sweep()
@@ -332,7 +332,7 @@ def test_a_timeout_recorded_before_the_clock_ran_out_fails_reexecution(players, 
     intact, but re-running the timeout at its recorded time refuses it."""
     from games.chain import GENESIS, record_hash
 
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     late = seat_to_act(game)
     clock.advance(minutes=6)
     services.clock_sweep()
@@ -360,16 +360,16 @@ def test_the_embedded_sweeper_thread_records_the_timeout(players, settings, cloc
 
     from bots import dispatch
 
-    game = humans_table(players[:2], time_control=BLITZ)
+    game = humans_game(players[:2], time_control=BLITZ)
     clock.advance(minutes=6)
     settings.BOT_RUNNER = "thread"
     settings.CLOCK_SWEEP_EVERY = 0.05
     try:
-        dispatch.ensure_clock_sweeper()
+        dispatch.clock_sweeper_ensure()
         for _ in range(200):
             if timeouts(game):
                 break
             time.sleep(0.05)
     finally:
-        dispatch.stop_clock_sweeper()
+        dispatch.clock_sweeper_stop()
     assert len(timeouts(game)) == 1

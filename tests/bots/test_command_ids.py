@@ -11,7 +11,7 @@ from django.db import transaction
 from bots import turns
 from games import selectors, services, store
 from games.models import Game, GameEvent
-from tests.games.helpers import humans_table, table_with_bots, to_act
+from tests.games.helpers import game_with_bots, humans_game, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # The namespace bots used to derive their ids with, uuid5(namespace, "game:seq:seat"):
@@ -60,7 +60,7 @@ def human_before_the_bot(user, settings) -> tuple[Game, int, dict, int]:
     """A human-against-bot game where the human's next command hands the move to the bot:
     (game, the bot's seat, that command, the seq at which the bot will act)."""
     settings.BOT_RUNNER = "none"
-    game = table_with_bots(user, bots=1, level="medium")
+    game = game_with_bots(user, bots=1, level="medium")
     services.game_start(game_id=game.id, user=user)
     bot = 1 - game.seats.get(user=user).number
     command, head, _user = until_the_move_before(game, bot)
@@ -98,7 +98,7 @@ def test_a_bot_whose_id_was_taken_by_a_player_plays_on_under_another(make_user, 
 
 def test_a_seat_taken_over_after_a_resignation_cannot_be_stalled_either(make_user, settings):
     settings.BOT_RUNNER = "none"
-    game = humans_table([make_user("ana"), make_user("bob"), make_user("cy")])
+    game = humans_game([make_user("ana"), make_user("bob"), make_user("cy")])
     leaver = next(s for s in game.seats.all() if s.number not in to_act(game))
     services.game_resign(game_id=game.id, user=leaver.user)
     command, head, attacker = until_the_move_before(game, leaver.number)

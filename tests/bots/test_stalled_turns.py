@@ -12,7 +12,7 @@ from bots import dispatch, tasks, turns
 from games import selectors, services
 from games.models import Game, GameEvent
 from tests.conftest import needs_postgres
-from tests.games.helpers import humans_table, table_with_bots, to_act
+from tests.games.helpers import game_with_bots, humans_game, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,7 +28,7 @@ def sent(monkeypatch) -> list[dict]:
 def lost_bot_turn(user, settings) -> tuple[Game, int]:
     """A human-against-medium-bot game at the bot's move, whose task was never run."""
     settings.BOT_RUNNER = "none"
-    game = table_with_bots(user, bots=1, level="medium")
+    game = game_with_bots(user, bots=1, level="medium")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     while not turns.bot_seats_to_act(game):
@@ -73,9 +73,9 @@ def test_a_bot_turn_is_not_nudged_before_the_think_time_and_margin_have_passed(
     settings.BOT_RUNNER = "celery"
     moved_at = GameEvent.objects.get(game=game, seq=game.head_seq).recorded_at
     clock.now = moved_at + stall_time(game, settings) - timedelta(seconds=1)
-    assert dispatch.nudge_stalled_bot_turns() == 0 and sent == []
+    assert dispatch.stalled_bot_turns_nudge() == 0 and sent == []
     clock.advance(seconds=1)
-    assert dispatch.nudge_stalled_bot_turns() == 1
+    assert dispatch.stalled_bot_turns_nudge() == 1
     assert sent == [
         {
             "args": (str(game.id), seat, game.head_seq),
@@ -89,11 +89,11 @@ def test_one_sweeper_nudges_a_stalled_head_once_per_stall_period(make_user, sett
     game, _seat = lost_bot_turn(make_user(), settings)
     settings.BOT_RUNNER = "celery"
     clock.advance(seconds=stall_time(game, settings).total_seconds())
-    dispatch.nudge_stalled_bot_turns()
-    dispatch.nudge_stalled_bot_turns()  # the next sweep, a few seconds later at most
+    dispatch.stalled_bot_turns_nudge()
+    dispatch.stalled_bot_turns_nudge()  # the next sweep, a few seconds later at most
     assert len(sent) == 1
     clock.advance(seconds=settings.BOT_STALL_SECONDS)
-    dispatch.nudge_stalled_bot_turns()
+    dispatch.stalled_bot_turns_nudge()
     assert len(sent) == 2 and sent[0] == sent[1]
 
 
@@ -103,8 +103,8 @@ def test_duplicate_nudges_play_the_turn_once(make_user, settings, clock, sent):
     settings.BOT_RUNNER = "celery"
     settings.BOT_STALL_SECONDS = 0  # every sweep nudges: as several sweepers would
     clock.advance(seconds=game.think_seconds)
-    dispatch.nudge_stalled_bot_turns()
-    dispatch.nudge_stalled_bot_turns()
+    dispatch.stalled_bot_turns_nudge()
+    dispatch.stalled_bot_turns_nudge()
     assert len(sent) == 2 and sent[0]["args"] == sent[1]["args"] == (str(game.id), seat, head)
     settings.BOT_RUNNER = "none"  # run the two tasks by hand, in turn
     played = [tasks.take_turn.apply(args=job["args"]).get() for job in sent]
@@ -116,17 +116,17 @@ def test_a_human_s_turn_is_never_nudged(make_user, settings, clock, sent):
     user = make_user()
     game, _seat = lost_bot_turn(user, settings)
     settings.BOT_RUNNER = "inline"
-    dispatch.schedule_bot_turns(game.id)  # the bot moves; now the human is to act
+    dispatch.bot_turns_schedule(game.id)  # the bot moves; now the human is to act
     game.refresh_from_db()
     assert not turns.bot_seats_to_act(game)
     settings.BOT_RUNNER = "celery"
     clock.advance(days=2)
-    assert dispatch.nudge_stalled_bot_turns() == 0 and sent == []
+    assert dispatch.stalled_bot_turns_nudge() == 0 and sent == []
 
 
 def test_a_lost_bot_move_for_a_skipped_turn_is_nudged(make_user, settings, clock):
     players = [make_user("ana"), make_user("bob"), make_user("cy")]
-    game = humans_table(players, time_control={"kind": "realtime", "minutes": 5})
+    game = humans_game(players, time_control={"kind": "realtime", "minutes": 5})
     (late,) = to_act(game)
     clock.advance(minutes=6)
     services.clock_sweep()
@@ -138,7 +138,7 @@ def test_a_lost_bot_move_for_a_skipped_turn_is_nudged(make_user, settings, clock
     assert late in to_act(game)
     settings.BOT_RUNNER = "inline"
     clock.advance(seconds=stall_time(game, settings).total_seconds())
-    assert dispatch.nudge_stalled_bot_turns() == 1
+    assert dispatch.stalled_bot_turns_nudge() == 1
     assert bot_commands(game, head, late) == 1
     assert late not in to_act(game)
 
@@ -193,7 +193,7 @@ def test_the_embedded_sweeper_thread_plays_a_turn_its_queue_lost(make_user, sett
     settings.CLOCK_SWEEP_EVERY = 0.05
     settings.BOT_RUNNER = "thread"
     try:
-        dispatch.ensure_clock_sweeper()
+        dispatch.clock_sweeper_ensure()
         # Then inline: the nudged turn is played in the sweeper thread itself (the bot
         # thread never stops, so it would keep a database session past the test run).
         settings.BOT_RUNNER = "inline"
@@ -202,5 +202,5 @@ def test_the_embedded_sweeper_thread_plays_a_turn_its_queue_lost(make_user, sett
                 break
             time.sleep(0.05)
     finally:
-        dispatch.stop_clock_sweeper()
+        dispatch.clock_sweeper_stop()
     assert bot_commands(game, head, seat) == 1

@@ -11,7 +11,7 @@ from bots.search.budget import current_budget
 from bots.strategies import get_strategy
 from games import services
 from games.models import Game, GameEvent
-from tests.games.helpers import table_with_bots
+from tests.games.helpers import game_with_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_same_task_delivered_twice_appends_one_command(make_user, settings):
     settings.BOT_RUNNER = "none"
     user = make_user()
-    game = table_with_bots(user, bots=2, join=False, level="easy")
+    game = game_with_bots(user, bots=2, join=False, level="easy")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     head = game.head_seq
@@ -42,7 +42,7 @@ def test_the_same_task_delivered_twice_appends_one_command(make_user, settings):
 def test_a_stale_task_for_a_seat_not_to_act_does_nothing(make_user, settings):
     settings.BOT_RUNNER = "none"
     user = make_user()
-    game = table_with_bots(user, bots=2, join=False, level="easy")
+    game = game_with_bots(user, bots=2, join=False, level="easy")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     ((seat, _level),) = turns.bot_seats_to_act(game)
@@ -65,7 +65,7 @@ def test_all_bot_game_ends_inline_without_recursion(make_user, ruleset):
 
     rules = get_ruleset(ruleset)
     user = make_user()
-    game = table_with_bots(
+    game = game_with_bots(
         user,
         ruleset=ruleset,
         bots=rules.seat_range(rules.clean_options({}))[1],
@@ -83,7 +83,7 @@ def test_all_bot_game_ends_inline_without_recursion(make_user, ruleset):
     assert not _inline.running and not _inline.pending
 
 
-def hard_table(user, seconds: float | None) -> Game:
+def hard_game(user, seconds: float | None) -> Game:
     game = services.table_create(
         user=user, ruleset="kingdoms", seats=2, join=False, bot_think_seconds=seconds
     )
@@ -105,7 +105,7 @@ def test_the_table_s_thinking_time_is_the_search_budget(make_user, settings, mon
     monkeypatch.setattr(turns, "get_strategy", lambda key, level: spy)
     user = make_user()
     for seconds, expected in ((0.3, 0.3), (None, settings.BOT_THINK_SECONDS)):
-        game = hard_table(user, seconds)
+        game = hard_game(user, seconds)
         ((seat, _level),) = turns.bot_seats_to_act(game)
         assert turns.take_turn(game.id, seat, game.head_seq) is True
         assert seen[-1] == expected
@@ -129,7 +129,7 @@ def test_a_turn_past_the_soft_time_limit_is_played_by_the_medium_bot(
         return play
 
     monkeypatch.setattr(turns, "get_strategy", strategy_for)
-    game = hard_table(make_user(), 0.2)
+    game = hard_game(make_user(), 0.2)
     head = game.head_seq
     ((seat, _level),) = turns.bot_seats_to_act(game)
     assert turns.take_turn(game.id, seat, head) is True
@@ -140,7 +140,7 @@ def test_a_turn_past_the_soft_time_limit_is_played_by_the_medium_bot(
 
 def test_celery_limits_follow_the_table_s_thinking_time(make_user, settings, monkeypatch):
     settings.BOT_RUNNER = "none"
-    game = hard_table(make_user(), 2.0)
+    game = hard_game(make_user(), 2.0)
     limits = dispatch.task_time_limits(game)
     assert limits == {
         "soft_time_limit": 2.0 + dispatch.SOFT_LIMIT_SLACK,
@@ -151,7 +151,7 @@ def test_celery_limits_follow_the_table_s_thinking_time(make_user, settings, mon
 
     monkeypatch.setattr(tasks.take_turn, "apply_async", lambda **kw: sent.append(kw))
     settings.BOT_RUNNER = "celery"
-    dispatch.schedule_bot_turns(game.id)
+    dispatch.bot_turns_schedule(game.id)
     ((seat, _level),) = turns.bot_seats_to_act(game)
     assert sent == [
         {"args": (str(game.id), seat, game.head_seq), "queue": settings.BOT_QUEUE, **limits}
@@ -172,7 +172,7 @@ def test_the_bot_task_is_acked_late_requeued_if_its_worker_dies_and_time_limited
     assert app.conf.task_routes["bots.tasks.*"] == {"queue": settings.BOT_QUEUE}
     # The soft limit leaves the search its whole budget and then some; the hard one
     # comes later still, and the stall sweep waits for it before nudging a turn again.
-    game = hard_table(make_user(), 10.0)
+    game = hard_game(make_user(), 10.0)
     limits = dispatch.task_time_limits(game)
     assert 10.0 < limits["soft_time_limit"] < limits["time_limit"]
     assert settings.BOT_STALL_SECONDS > dispatch.HARD_LIMIT_SLACK

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from community import services
 from community.models import Report
 from kingdom.routing import websocket_urlpatterns
-from tests.games.helpers import humans_table, make_moderator
+from tests.games.helpers import humans_game, make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 app = URLRouter(websocket_urlpatterns)
@@ -24,13 +24,13 @@ def connect(game_id, user) -> WebsocketCommunicator:
 
 
 @pytest.fixture
-def table(make_user):
+def game_of_two(make_user):
     ana, bob = make_user("ana"), make_user("bob")
-    return humans_table([ana, bob]), ana, bob
+    return humans_game([ana, bob]), ana, bob
 
 
-def test_history_then_live_lines_for_everyone_at_the_table(table):
-    game, ana, bob = table
+def test_history_then_live_lines_for_everyone_at_the_table(game_of_two):
+    game, ana, bob = game_of_two
     services.chat_post(game_id=game.id, user=ana, body="good luck")
 
     async def scenario():
@@ -51,8 +51,8 @@ def test_history_then_live_lines_for_everyone_at_the_table(table):
     async_to_sync(scenario)()
 
 
-def test_spectators_who_are_logged_in_may_talk_anonymous_may_not(table, make_user):
-    game, _ana, _bob = table
+def test_spectators_who_are_logged_in_may_talk_anonymous_may_not(game_of_two, make_user):
+    game, _ana, _bob = game_of_two
     stranger = make_user("stranger")
 
     async def scenario():
@@ -72,8 +72,8 @@ def test_spectators_who_are_logged_in_may_talk_anonymous_may_not(table, make_use
     async_to_sync(scenario)()
 
 
-def test_a_hidden_line_is_withdrawn_live_and_a_report_reaches_the_queue(table, make_user):
-    game, ana, bob = table
+def test_a_hidden_line_is_withdrawn_live_and_a_report_reaches_the_queue(game_of_two, make_user):
+    game, ana, bob = game_of_two
     mod = make_moderator(make_user("mod"))
 
     async def scenario():
@@ -86,7 +86,7 @@ def test_a_hidden_line_is_withdrawn_live_and_a_report_reaches_the_queue(table, m
         await ws.send_json_to({"type": "report", "message": line.pk, "reason": "rude"})
         reported = await ws.receive_json_from(timeout=5)
         assert reported["type"] == "reported"
-        await sync_to_async(services.hide_message)(
+        await sync_to_async(services.message_hide)(
             message_id=line.pk, moderator=mod, reason="insult"
         )
         hidden = await ws.receive_json_from(timeout=5)
@@ -100,15 +100,15 @@ def test_a_hidden_line_is_withdrawn_live_and_a_report_reaches_the_queue(table, m
     assert report.reporter == bob and report.reason == "rude"
 
 
-def test_a_banned_player_is_refused_at_once_on_an_open_socket(table, make_user):
-    game, ana, _bob = table
+def test_a_banned_player_is_refused_at_once_on_an_open_socket(game_of_two, make_user):
+    game, ana, _bob = game_of_two
     mod = make_moderator(make_user("mod"))
 
     async def scenario():
         ws = connect(game.id, ana)
         await ws.connect()
         await ws.receive_json_from(timeout=5)
-        await sync_to_async(services.ban_account)(player=ana, moderator=mod, reason="spam")
+        await sync_to_async(services.account_ban)(player=ana, moderator=mod, reason="spam")
         await ws.send_json_to({"type": "say", "body": "still here"})
         assert (await ws.receive_json_from(timeout=5))["code"] == "not_authenticated"
         await ws.disconnect()
@@ -116,11 +116,13 @@ def test_a_banned_player_is_refused_at_once_on_an_open_socket(table, make_user):
     async_to_sync(scenario)()
 
 
-def test_a_muted_player_may_read_and_report_but_not_talk_until_the_mute_is_lifted(table, make_user):
-    game, ana, bob = table
+def test_a_muted_player_may_read_and_report_but_not_talk_until_the_mute_is_lifted(
+    game_of_two, make_user
+):
+    game, ana, bob = game_of_two
     mod = make_moderator(make_user("mod"))
     line = services.chat_post(game_id=game.id, user=ana, body="rude")
-    services.mute_player(player=bob, moderator=mod, reason="spam")
+    services.player_mute(player=bob, moderator=mod, reason="spam")
 
     async def scenario():
         ws = connect(game.id, bob)
@@ -130,7 +132,7 @@ def test_a_muted_player_may_read_and_report_but_not_talk_until_the_mute_is_lifte
         refused = await ws.receive_json_from(timeout=5)
         await ws.send_json_to({"type": "report", "message": line.pk, "reason": "rude"})
         reported = await ws.receive_json_from(timeout=5)
-        await sync_to_async(services.unmute_player)(player=bob, moderator=mod, reason="ok")
+        await sync_to_async(services.player_unmute)(player=bob, moderator=mod, reason="ok")
         await ws.send_json_to({"type": "say", "body": "thanks"})
         said = await ws.receive_json_from(timeout=5)
         await ws.disconnect()

@@ -17,7 +17,7 @@ FRESH_SECRETS_AFTER: dict[str, frozenset[str]] = {"kingdoms": frozenset({"epoch_
 GAME_OVER_EVENTS = frozenset({"result_declared", "game_aborted"})
 
 
-def table_with_bots(
+def game_with_bots(
     user,
     ruleset: str = "kingdoms",
     bots: int = 1,
@@ -51,7 +51,7 @@ def make_moderator(user):
     return user
 
 
-def humans_table(users, ruleset: str = "kingdoms", time_control: dict | None = None, bots: int = 0):
+def humans_game(users, ruleset: str = "kingdoms", time_control: dict | None = None, bots: int = 0):
     """A started table of these users (the first hosts), plus ``bots`` easy bots."""
     host = users[0]
     game = services.table_create(

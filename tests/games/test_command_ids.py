@@ -12,7 +12,7 @@ from bots import turns
 from games import selectors, services
 from games.errors import ServiceError
 from games.models import Game, GameEvent
-from tests.games.helpers import humans_table, to_act
+from tests.games.helpers import humans_game, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def pair(make_user) -> tuple[Game, object, object]:
     """A two-player game: (game, the player to act, the other player)."""
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     (seat,) = to_act(game)
     mover = game.seats.get(number=seat).user
     return game, mover, next(u for u in users if u != mover)
@@ -82,7 +82,7 @@ def test_a_player_who_took_another_players_id_first_gets_only_their_own_move(pai
 def test_a_bots_recorded_command_id_is_not_replayed_to_a_player(make_user, settings):
     settings.BOT_RUNNER = "none"
     users = [make_user("ana"), make_user("bob"), make_user("cy")]
-    game = humans_table(users)
+    game = humans_game(users)
     (seat,) = to_act(game)
     leaver = game.seats.get(number=seat).user
     services.game_resign(game_id=game.id, user=leaver)

@@ -14,12 +14,12 @@ from games import selectors, services
 from games.models import GameEvent
 from games.routing import websocket_urlpatterns
 from tests.games.helpers import (
-    humans_table,
+    game_with_bots,
+    humans_game,
     play_out,
     secrets_by_seq,
     seed_revealed_at,
     string_values,
-    table_with_bots,
     to_act,
 )
 
@@ -42,7 +42,7 @@ def test_catch_up_then_live_events_in_seq_order(make_user):
     # Two people and no bots: nothing moves between the command and the live message, so
     # the live message is exactly the game at its new head.
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     (seat,) = to_act(game)
     mover = next(user for user in (ana, bob) if game.seats.get(user=user).number == seat)
 
@@ -74,7 +74,7 @@ def test_catch_up_then_live_events_in_seq_order(make_user):
 
 def test_connect_after_a_seq_sends_only_newer_events(make_user):
     user = make_user()
-    game = table_with_bots(user, bots=1)
+    game = game_with_bots(user, bots=1)
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
 
@@ -94,7 +94,7 @@ def test_connect_after_a_seq_sends_only_newer_events(make_user):
 
 def test_spectator_stream_holds_no_private_data(make_user):
     user = make_user()
-    game = table_with_bots(user, bots=2, level="easy")  # waits for its human: in progress
+    game = game_with_bots(user, bots=2, level="easy")  # waits for its human: in progress
     services.game_start(game_id=game.id, user=user)
 
     async def scenario():
@@ -154,7 +154,7 @@ def test_a_seat_streams_its_own_starting_tiles_and_never_the_other_seats(make_us
     # Two people, no bots: every message answers one command, so the stream is the same
     # on every run. The whole game is played, all three epochs.
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     seat = game.seats.get(user=ana).number
 
     async def scenario() -> list[dict]:

@@ -9,7 +9,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from kingdom.routing import websocket_urlpatterns
-from tests.games.helpers import humans_table
+from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 app = URLRouter(websocket_urlpatterns)
@@ -45,7 +45,7 @@ def replies_to_a_bad_frame(path: str, user, frame: dict) -> tuple[dict, dict]:
 @pytest.mark.parametrize("socket", ["/ws/games/{game}/", "/ws/games/{game}/chat/"])
 def test_a_frame_that_is_not_json_gets_a_bad_frame_error(make_user, frame, socket):
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     error, pong = replies_to_a_bad_frame(socket.format(game=game.id), ana, frame)
     assert error["type"] == "error"
     assert error["code"] == "bad_frame"

@@ -19,7 +19,7 @@ from community import services as community_services
 from games import selectors, services, store
 from games import table as tables
 from games.routing import websocket_urlpatterns
-from tests.games.helpers import humans_table, make_moderator, play_out, to_act
+from tests.games.helpers import humans_game, make_moderator, play_out, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 app = URLRouter(websocket_urlpatterns)
@@ -105,7 +105,7 @@ def test_every_viewers_socket_frame_equals_its_rest_events_view_and_legal(
     # Three players, the first with two sockets (they share one cached update), and two
     # spectators (one audience); a whole game of Kingdoms, a dozen moves of the others.
     ana, bob, cy = make_user("ana"), make_user("bob"), make_user("cy")
-    game = humans_table([ana, bob, cy], ruleset=ruleset)
+    game = humans_game([ana, bob, cy], ruleset=ruleset)
     viewers = [ana, ana, bob, cy, AnonymousUser(), AnonymousUser()]
 
     async def scenario() -> int:
@@ -175,8 +175,8 @@ def fanout_queries_per_move(game_id, viewers: list, moves: int) -> float:
 
 def test_a_moves_fanout_reads_the_same_few_queries_however_many_sockets_watch(make_user):
     ana, bob = make_user("ana"), make_user("bob")
-    few = humans_table([ana, bob])
-    many = humans_table([ana, bob])
+    few = humans_game([ana, bob])
+    many = humans_game([ana, bob])
     one_each = fanout_queries_per_move(few.id, [ana, bob, AnonymousUser()], moves=6)
     four_each = fanout_queries_per_move(many.id, [ana, bob, AnonymousUser()] * 4, moves=6)
     # Counted at all (the consumers share the test's connection), and not per socket.
@@ -188,7 +188,7 @@ def test_a_process_brings_its_state_up_by_the_events_another_process_wrote(make_
     # Another process wrote the move: this process holds the state of the previous head
     # only. The frames it sends equal a full replay, and it never reloads a snapshot.
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     viewers = [ana, bob, AnonymousUser()]
     loads, writing = [], threading.local()
     real_load = store.load_table
@@ -263,7 +263,7 @@ def test_every_socket_of_a_player_who_resigns_gets_a_spectators_frames_from_then
     make_user,
 ):
     ana, bob, cy = make_user("ana"), make_user("bob"), make_user("cy")
-    game = humans_table([ana, bob, cy])
+    game = humans_game([ana, bob, cy])
     viewers = [ana, ana, bob, AnonymousUser()]
 
     async def scenario() -> list[list[dict]]:
@@ -290,7 +290,7 @@ def test_a_banned_players_sockets_get_no_seat_secrets_even_before_the_kick_lands
     # in between already reaches that account's sockets as a spectator's frame.
     ana, bob, cy = make_user("ana"), make_user("bob"), make_user("cy")
     mod = make_moderator(make_user("mod"))
-    game = humans_table([ana, bob, cy])
+    game = humans_game([ana, bob, cy])
     viewers = [bob, bob, AnonymousUser()]
     bob_seat = game.seats.get(user=bob).number
 
@@ -315,7 +315,7 @@ def test_a_banned_players_sockets_get_no_seat_secrets_even_before_the_kick_lands
             await sockets.until(head)
         await sync_to_async(deactivate)()
         seen = await sockets.until(await sync_to_async(someone_else_moves)())
-        await sync_to_async(community_services.ban_account)(
+        await sync_to_async(community_services.account_ban)(
             player=bob, moderator=mod, reason="cheating"
         )
         later = await sockets.until(await sync_to_async(head_of)(game))

@@ -8,14 +8,14 @@ import pytest
 from audit.stored import audit_game
 from games import selectors, services
 from games.models import Game, GameEvent
-from tests.games.helpers import pin_seed, table_with_bots
+from tests.games.helpers import game_with_bots, pin_seed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_player_undoes_a_build_over_rest_and_the_audit_replays_it(api):
     client = api("ana")
-    game = table_with_bots(client.user, ruleset="kingdom-builder", bots=1, level="medium")
+    game = game_with_bots(client.user, ruleset="kingdom-builder", bots=1, level="medium")
     pin_seed(game, "undo-0")
     services.game_start(game_id=game.id, user=client.user)
     base = f"/api/tables/{game.id}"
@@ -37,7 +37,7 @@ def test_a_player_undoes_a_build_over_rest_and_the_audit_replays_it(api):
 
 
 def test_bots_play_a_kingdom_builder_table_with_undo_to_the_end_without_undoing(make_user):
-    game = table_with_bots(make_user(), ruleset="kingdom-builder", bots=2, join=False)
+    game = game_with_bots(make_user(), ruleset="kingdom-builder", bots=2, join=False)
     assert game.options["undo"] is True
     services.game_start(game_id=game.id, user=game.created_by)
     game.refresh_from_db()

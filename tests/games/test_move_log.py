@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def result(outcome: dict, **extra) -> str:
-    return describe(GAME, tables.GAME_FINISHED, {"outcome": outcome, **extra}, NAMES)
+    return describe(GAME, tables.RESULT_DECLARED, {"outcome": outcome, **extra}, NAMES)
 
 
 def test_the_result_line_names_the_winner_and_the_order_once():

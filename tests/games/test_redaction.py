@@ -22,11 +22,11 @@ from games.models import Game, GameEvent
 from games.rules import all_rulesets, get_ruleset
 from games.store import to_event
 from tests.games.helpers import (
+    game_with_bots,
     pin_seed,
     secrets_by_seq,
     seed_revealed_at,
     string_values,
-    table_with_bots,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +43,7 @@ Received = tuple[str, int, Any]
 
 
 def play_bot_game(user, ruleset: str, players: int) -> Game:
-    game = table_with_bots(user, ruleset=ruleset, bots=players, join=False, level="easy")
+    game = game_with_bots(user, ruleset=ruleset, bots=players, join=False, level="easy")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     return game
@@ -63,7 +63,7 @@ def test_no_seat_ever_sees_another_seats_secrets(make_user, ruleset):
     viewers = [None, *range(players)]
     secrets = {seat: secrets_by_seq(ruleset, rows, seat) for seat in viewers}
     revealed = seed_revealed_at(rows, game.seed)
-    assert rows[revealed - 1].type == tables.GAME_FINISHED
+    assert rows[revealed - 1].type == tables.RESULT_DECLARED
     # Every seat has something to hide from the others at some point (else this is vacuous).
     assert all(any(secrets[seat].values()) for seat in viewers)
     table = None
@@ -200,7 +200,7 @@ def test_kingdoms_over_rest_never_shows_other_seats_starting_tiles_supply_or_see
         assert len(others) == 2
         assert others | set(epoch.private["-1"]["supply"]) <= secrets[epoch.seq]
     revealed = seed_revealed_at(rows, game.seed)
-    assert rows[revealed - 1].type == tables.GAME_FINISHED
+    assert rows[revealed - 1].type == tables.RESULT_DECLARED
     assert_nothing_secret_reached(received, secrets, game.seed, revealed)
     # The seat did receive its own starting tile of every epoch.
     own = [e.private[str(seat)]["starting_tile"] for e in epochs]

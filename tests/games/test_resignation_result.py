@@ -8,7 +8,7 @@ import pytest
 
 from games import services
 from games.models import Game, GameEvent
-from tests.games.helpers import pin_seed, play_out, table_with_bots
+from tests.games.helpers import game_with_bots, pin_seed, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,7 +18,7 @@ SEED = "resign-seed-2"
 
 def test_a_resigned_seat_that_completes_a_kingdom_ranks_last_and_every_line_says_so(api):
     client = api("ana")
-    game = table_with_bots(client.user, ruleset="kingdom-cards", bots=2, level="medium")
+    game = game_with_bots(client.user, ruleset="kingdom-cards", bots=2, level="medium")
     pin_seed(game, SEED)
     services.game_start(game_id=game.id, user=client.user)
     seat = game.seats.get(user=client.user).number
@@ -57,7 +57,7 @@ def test_a_resigned_seat_that_completes_a_kingdom_ranks_last_and_every_line_says
 
 def test_a_game_nobody_left_declares_its_winner_without_a_note(api):
     client = api("ana")
-    game = table_with_bots(client.user, ruleset="kingdom-cards", bots=2, level="medium")
+    game = game_with_bots(client.user, ruleset="kingdom-cards", bots=2, level="medium")
     pin_seed(game, SEED)
     services.game_start(game_id=game.id, user=client.user)
     # The player makes the first legal move each turn; the bots move inline.

@@ -13,7 +13,7 @@ from games import table as tables
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
 from games.store import replay
-from tests.games.helpers import make_moderator, pin_seed, table_with_bots
+from tests.games.helpers import game_with_bots, make_moderator, pin_seed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,7 +59,7 @@ def assert_the_view_shows_every_seats_secrets(client: APIClient, game: Game) -> 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_finished_game_shows_every_seats_secrets_to_a_spectator(make_user, ruleset):
     rules = get_ruleset(ruleset)
-    game = table_with_bots(make_user(), ruleset=ruleset, bots=rules.min_players, join=False)
+    game = game_with_bots(make_user(), ruleset=ruleset, bots=rules.min_players, join=False)
     pin_seed(game, f"revealed-{ruleset}")
     services.game_start(game_id=game.id, user=game.created_by)
     game.refresh_from_db()
@@ -81,7 +81,7 @@ def test_a_finished_game_shows_every_seats_secrets_to_a_spectator(make_user, rul
 def test_an_aborted_game_shows_every_seats_secrets_and_a_game_in_progress_none(make_user, ruleset):
     host = make_user("host")
     rules = get_ruleset(ruleset)
-    game = table_with_bots(host, ruleset=ruleset, bots=max(rules.min_players, 3) - 1)
+    game = game_with_bots(host, ruleset=ruleset, bots=max(rules.min_players, 3) - 1)
     pin_seed(game, f"aborted-{ruleset}")
     services.game_start(game_id=game.id, user=host)
     game.refresh_from_db()

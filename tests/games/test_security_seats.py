@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from games import selectors, services
 from games.models import Game, GameEvent
 from games.routing import websocket_urlpatterns
-from tests.games.helpers import humans_table, make_moderator, play_out, to_act
+from tests.games.helpers import humans_game, make_moderator, play_out, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 app = URLRouter(websocket_urlpatterns)
@@ -53,7 +53,7 @@ def three(make_user) -> list:
 def the_seat_to_act_leaves(ruleset: str, how: str, users: list, now: list, make_user):
     """A three-player game where the seat to act leaves ``how``; returns the game and
     a callable that makes it leave (so a socket can be opened before)."""
-    game = humans_table(users, ruleset=ruleset, time_control=BLITZ if how == "expel" else None)
+    game = humans_game(users, ruleset=ruleset, time_control=BLITZ if how == "expel" else None)
     for _ in range(50):  # one seat to act, so only its clock runs out (Kingdom Cards bids)
         if len(to_act(game)) == 1:
             break
@@ -67,7 +67,7 @@ def the_seat_to_act_leaves(ruleset: str, how: str, users: list, now: list, make_
             services.game_resign(game_id=game.id, user=user)
         elif how == "kick":
             mod = make_moderator(make_user("mod"))
-            services.kick_player(game_id=game.id, moderator=mod, player=user, reason="abuse")
+            services.player_kick(game_id=game.id, moderator=mod, player=user, reason="abuse")
         else:
             now[0] += timedelta(minutes=6)
             services.clock_sweep()

@@ -14,13 +14,13 @@ from games.models import Game, GameEvent
 from games.rules import get_ruleset
 from games.store import replay
 from tests.conftest import needs_postgres
-from tests.games.helpers import make_moderator, pin_seed, table_with_bots, to_act
+from tests.games.helpers import game_with_bots, make_moderator, pin_seed, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def started(user, **kwargs) -> Game:
-    game = table_with_bots(user, **kwargs)
+    game = game_with_bots(user, **kwargs)
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     return game
@@ -171,7 +171,7 @@ def test_spectator_cannot_submit(make_user):
 
 def test_all_bot_game_plays_to_the_end_inline(make_user):
     user = make_user()
-    game = table_with_bots(user, bots=4, join=False, level="easy")
+    game = game_with_bots(user, bots=4, join=False, level="easy")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

@@ -22,7 +22,7 @@ from games import selectors, services, signing
 from games.chain import GENESIS, record_hash
 from games.models import Game, GameEvent, Snapshot
 from tests.conftest import TEST_SIGNING_KEY
-from tests.games.helpers import humans_table, to_act
+from tests.games.helpers import humans_game, to_act
 from tests.games.tampering import triggers_disabled
 
 db = pytest.mark.django_db(transaction=True)
@@ -49,7 +49,7 @@ def players(make_user) -> list:
 @pytest.fixture
 def in_progress(players, settings) -> Game:
     settings.SNAPSHOT_EVERY = 4
-    game = play(humans_table(players), players, moves=6)
+    game = play(humans_game(players), players, moves=6)
     assert game.status == Game.Status.ACTIVE
     return game
 
@@ -159,7 +159,7 @@ def test_an_export_carries_the_checkpoints_and_the_key_that_signed_them(finished
 
 @db
 def test_a_game_in_progress_before_its_first_snapshot_has_nothing_signed_yet(players):
-    game = humans_table(players)
+    game = humans_game(players)
     document = export_game(game)
     assert document["checkpoints"] == []
     verdict = verify_export(document, keys=signing.published_keys())

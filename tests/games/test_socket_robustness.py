@@ -14,7 +14,7 @@ from community import services
 from community.models import ChatMessage, Report
 from games.errors import ServiceError
 from kingdom.routing import websocket_urlpatterns
-from tests.games.helpers import humans_table
+from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 app = URLRouter(websocket_urlpatterns)
@@ -28,9 +28,9 @@ HOSTILE = {
 
 
 @pytest.fixture
-def table(make_user):
+def game_of_two(make_user):
     ana, bob = make_user("ana"), make_user("bob")
-    return humans_table([ana, bob]), ana, bob
+    return humans_game([ana, bob]), ana, bob
 
 
 def socket(path: str, user) -> WebsocketCommunicator:
@@ -40,8 +40,8 @@ def socket(path: str, user) -> WebsocketCommunicator:
 
 
 @pytest.mark.parametrize("text", HOSTILE.values(), ids=HOSTILE.keys())
-def test_hostile_chat_text_gets_an_error_and_the_socket_still_works(table, text):
-    game, _ana, bob = table
+def test_hostile_chat_text_gets_an_error_and_the_socket_still_works(game_of_two, text):
+    game, _ana, bob = game_of_two
 
     async def scenario():
         ws = socket(f"/ws/games/{game.id}/chat/", bob)
@@ -59,8 +59,10 @@ def test_hostile_chat_text_gets_an_error_and_the_socket_still_works(table, text)
 
 
 @pytest.mark.parametrize("text", HOSTILE.values(), ids=HOSTILE.keys())
-def test_hostile_text_on_the_game_stream_gets_an_error_and_the_socket_still_works(table, text):
-    game, ana, _bob = table
+def test_hostile_text_on_the_game_stream_gets_an_error_and_the_socket_still_works(
+    game_of_two, text
+):
+    game, ana, _bob = game_of_two
 
     async def scenario():
         ws = socket(f"/ws/games/{game.id}/", ana)
@@ -76,8 +78,8 @@ def test_hostile_text_on_the_game_stream_gets_an_error_and_the_socket_still_work
 
 
 @pytest.mark.parametrize("text", ["\x00", "\ud800"], ids=["nul", "lone-surrogate"])
-def test_the_chat_service_refuses_nul_and_lone_surrogates(table, text):
-    game, ana, bob = table
+def test_the_chat_service_refuses_nul_and_lone_surrogates(game_of_two, text):
+    game, ana, bob = game_of_two
     with pytest.raises(ServiceError) as refusal:
         services.chat_post(game_id=game.id, user=ana, body=f"hi{text}")
     assert refusal.value.code == "bad_message"

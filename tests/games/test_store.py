@@ -12,13 +12,13 @@ from games import table as tables
 from games.chain import GENESIS
 from games.models import Game, GameEvent, Snapshot
 from games.rules import get_ruleset
-from tests.games.helpers import humans_table, make_moderator, play_out, table_with_bots
+from tests.games.helpers import game_with_bots, humans_game, make_moderator, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def bot_game(user) -> Game:
-    game = table_with_bots(user, bots=2, join=False, level="easy")
+    game = game_with_bots(user, bots=2, join=False, level="easy")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     return game
@@ -80,7 +80,7 @@ def ended(how: str, make_user) -> Game:
     if how == "played out":
         return bot_game(make_user())
     players = [make_user("ana"), make_user("bo")]
-    game = humans_table(players)
+    game = humans_game(players)
     if how == "resigned":
         services.game_resign(game_id=game.id, user=players[1])
     else:
@@ -104,7 +104,7 @@ def test_a_game_that_ends_keeps_a_snapshot_of_its_final_state_at_its_head(make_u
 def test_a_game_in_progress_has_no_snapshot_before_the_first_interval(make_user, settings):
     settings.SNAPSHOT_EVERY = 50
     players = [make_user("ana"), make_user("bo")]
-    game = play_out(humans_table(players), players, moves=2)
+    game = play_out(humans_game(players), players, moves=2)
     assert game.status == Game.Status.ACTIVE and game.head_seq < 50
     assert not Snapshot.objects.filter(game=game).exists()
 

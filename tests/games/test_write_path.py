@@ -23,7 +23,7 @@ from games.chain import first_broken_link
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
 from tests.conftest import needs_postgres
-from tests.games.helpers import humans_table, to_act
+from tests.games.helpers import humans_game, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,7 +60,7 @@ def sent_bot_turns(settings, monkeypatch) -> list:
 
 def test_a_move_at_a_table_without_bots_costs_five_queries(make_user, sent_bot_turns):
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     seat, mover = mover_of(game, users)
     sql = submit_counting(game, mover, first_legal(game, seat), command_id=uuid.uuid4())
     assert len(sql) == QUERIES_PER_MOVE, sql
@@ -69,7 +69,7 @@ def test_a_move_at_a_table_without_bots_costs_five_queries(make_user, sent_bot_t
 
 def test_a_move_without_a_command_id_costs_the_same(make_user, sent_bot_turns):
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     seat, mover = mover_of(game, users)
     assert len(submit_counting(game, mover, first_legal(game, seat))) == QUERIES_PER_MOVE
 
@@ -78,7 +78,7 @@ def test_a_move_that_hands_the_turn_to_a_bot_schedules_it_without_a_query(
     make_user, sent_bot_turns
 ):
     ana = make_user("ana")
-    game = humans_table([ana], bots=1)
+    game = humans_game([ana], bots=1)
     human = game.seats.get(user=ana).number
     while to_act(game) != {human}:  # the bot opened: play its turns by hand
         ((bot, _),) = [(s, lvl) for s, lvl in dispatch.turns.bot_seats_to_act(game)]
@@ -94,7 +94,7 @@ def test_a_move_that_hands_the_turn_to_a_bot_schedules_it_without_a_query(
 
 def test_a_retried_command_id_is_answered_from_the_log(make_user, sent_bot_turns):
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     seat, mover = mover_of(game, users)
     command, command_id = first_legal(game, seat), uuid.uuid4()
     first = services.game_submit(
@@ -159,7 +159,7 @@ def test_two_processes_alternating_moves_never_serve_a_stale_state(
     settings.SNAPSHOT_EVERY = 7  # loads from a snapshot plus a tail happen too
     monkeypatch.setattr(store, "state_cache", _CachePerThread())
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     by_seat = {s.number: s.user for s in game.seats.all()}
     turn = [threading.Semaphore(1), threading.Semaphore(0)]
     mismatches: list[str] = []
@@ -260,7 +260,7 @@ def test_a_retry_that_waited_for_the_lock_behind_its_first_delivery_is_replayed(
     is repeated under the lock, so the retry finds the recorded command_id."""
     settings.BOT_RUNNER = "none"
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     seat, mover = mover_of(game, users)
     delivery = {"user": mover, "command": first_legal(game, seat), "command_id": uuid.uuid4()}
     first, retry = _behind_a_held_lock(game, delivery, delivery)
@@ -273,7 +273,7 @@ def test_a_retry_that_waited_for_the_lock_behind_its_first_delivery_is_replayed(
 def test_a_move_that_waited_for_the_lock_appends_after_the_move_it_waited_for(make_user, settings):
     users = [make_user("ana"), make_user("bob")]
     settings.BOT_RUNNER = "none"
-    game = humans_table(users)
+    game = humans_game(users)
     seat, mover = mover_of(game, users)
     other_seat = 1 - seat
     other = game.seats.get(number=other_seat).user
@@ -316,7 +316,7 @@ def test_a_posted_move_is_answered_from_what_the_write_locked(make_user, sent_bo
     # read under its lock; the seat names from a cache keyed by the seats: the second
     # move of a game costs the write path's queries and not one more.
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     for move in range(2):
         seat, mover = mover_of(game, users)
         answer, sql = post_counting(game, mover, first_legal(game, seat))

@@ -65,10 +65,10 @@ def test_every_line_of_a_request_is_json_with_its_request_id(client, db, json_li
 def test_a_move_s_request_id_follows_it_into_the_service_log(api, json_lines):
     from games import services
     from games.models import Game
-    from tests.games.helpers import table_with_bots
+    from tests.games.helpers import game_with_bots
 
     client = api("ana")
-    game = table_with_bots(client.user, bots=1)
+    game = game_with_bots(client.user, bots=1)
     services.game_start(game_id=game.id, user=client.user)
     game = Game.objects.get(pk=game.id)
     response = client.post(

@@ -16,7 +16,7 @@ from games import services
 from games.errors import ServiceError
 from games.models import Game, Snapshot
 from kingdom.asgi import application
-from tests.games.helpers import humans_table, play_out, table_with_bots
+from tests.games.helpers import game_with_bots, humans_game, play_out
 from tests.games.tampering import triggers_disabled
 
 
@@ -58,7 +58,7 @@ def test_metrics_token_is_required_from_every_address_when_set(client, settings)
 
 @pytest.mark.django_db
 def test_commands_are_counted_accepted_and_refused_by_code_and_timed(players):
-    game = humans_table(players)
+    game = humans_game(players)
     accepted = sample("kingdom_commands_total", outcome="accepted", code="")
     refused = sample("kingdom_commands_total", outcome="refused", code="stale_seq")
     timed = sample("kingdom_move_seconds_count")
@@ -75,7 +75,7 @@ def test_commands_are_counted_accepted_and_refused_by_code_and_timed(players):
 @pytest.mark.django_db(transaction=True)  # bots are scheduled after commit
 def test_an_accepted_move_is_counted_and_timed(make_user):
     user = make_user()
-    game = table_with_bots(user, bots=1, level="easy")
+    game = game_with_bots(user, bots=1, level="easy")
     services.game_start(game_id=game.id, user=user)  # the bot plays inline
     accepted = sample("kingdom_commands_total", outcome="accepted", code="")
     timed = sample("kingdom_move_seconds_count")
@@ -125,7 +125,7 @@ def test_a_refused_socket_is_never_counted(make_user):
 @pytest.mark.django_db
 def test_the_sweep_records_how_late_the_oldest_run_out_clock_is(make_user):
     user = make_user()
-    game = table_with_bots(user, bots=1)
+    game = game_with_bots(user, bots=1)
     Game.objects.filter(pk=game.id).update(
         status=Game.Status.ACTIVE, clock_deadline=timezone.now() - timedelta(seconds=7)
     )
@@ -139,7 +139,7 @@ def test_the_sweep_records_how_late_the_oldest_run_out_clock_is(make_user):
 # transaction=True: switching a trigger off needs no pending trigger events (PostgreSQL).
 @pytest.mark.django_db(transaction=True)
 def test_a_failed_audit_is_counted_and_a_passed_one_is_not(players):
-    game = humans_table(players)
+    game = humans_game(players)
     services.game_resign(game_id=game.id, user=players[1])
     game.refresh_from_db()
     failures = sample("kingdom_audit_failures_total")

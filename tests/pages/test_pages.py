@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import services
 from players.selectors import shared_place
-from tests.games.helpers import table_with_bots
+from tests.games.helpers import game_with_bots
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def test_lobby_sets_the_csrf_cookie_the_scripts_send_back(client):
 
 @pytest.mark.parametrize("logged_in", [False, True])
 def test_table_page_renders_with_its_config(client, ana, logged_in):
-    game = table_with_bots(ana, "kingdoms", bots=1)
+    game = game_with_bots(ana, "kingdoms", bots=1)
     if logged_in:
         client.force_login(ana)
     response = client.get(f"/tables/{game.id}/")
@@ -60,7 +60,7 @@ def test_table_page_renders_with_its_config(client, ana, logged_in):
 
 
 def test_table_page_of_a_started_game_renders(client, ana):
-    game = table_with_bots(ana, "kingdoms", bots=1)
+    game = game_with_bots(ana, "kingdoms", bots=1)
     services.game_start(game_id=game.id, user=ana)
     client.force_login(ana)
     assert client.get(f"/tables/{game.id}/").status_code == 200
@@ -115,7 +115,7 @@ def test_logout_is_a_post_that_logs_out(client, ana):
 
 @pytest.mark.parametrize("logged_in", [False, True])
 def test_profile_lists_finished_games_with_place_and_score(client, ana, logged_in):
-    game = table_with_bots(ana, "kingdoms", bots=1)
+    game = game_with_bots(ana, "kingdoms", bots=1)
     services.game_start(game_id=game.id, user=ana)
     services.game_resign(game_id=game.id, user=ana)  # two seats: the game ends at once
     if logged_in:

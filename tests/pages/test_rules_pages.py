@@ -9,7 +9,7 @@ import html
 import pytest
 
 from games.rules import all_rulesets, get_ruleset
-from tests.games.helpers import table_with_bots
+from tests.games.helpers import game_with_bots
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +50,6 @@ def test_the_lobby_links_every_rules_page(client):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_table_page_links_its_games_rules(client, make_user, ruleset):
-    game = table_with_bots(make_user(), ruleset=ruleset, bots=2)
+    game = game_with_bots(make_user(), ruleset=ruleset, bots=2)
     body = client.get(f"/tables/{game.id}/").content.decode()
     assert f'href="/rules/{ruleset}/"' in body

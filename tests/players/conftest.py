@@ -6,7 +6,7 @@ import pytest
 
 from games import services
 from games.models import Game
-from tests.games.helpers import humans_table, play_out
+from tests.games.helpers import humans_game, play_out
 
 
 @pytest.fixture
@@ -14,7 +14,7 @@ def rated(make_user):
     """One rated two-player game with a winner: played for a while, then ana resigns
     (played to its end, the first-legal-command game can tie, which moves nobody)."""
     users = [make_user("ana"), make_user("bob")]
-    game = play_out(humans_table(users), users, moves=6)
+    game = play_out(humans_game(users), users, moves=6)
     services.game_resign(game_id=game.id, user=users[0])
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

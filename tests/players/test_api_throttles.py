@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from community.models import ChatMessage
 from kingdom.routing import websocket_urlpatterns
-from tests.games.helpers import humans_table
+from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +94,7 @@ def test_login_page_is_limited_per_address(client, make_user, rates):
 
 def test_commands_are_limited_per_player_and_refusals_count(make_user, rates):
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     rates(commands="2/min")
     clients = {}
     for user in (ana, bob):
@@ -111,7 +111,7 @@ def test_commands_are_limited_per_player_and_refusals_count(make_user, rates):
 
 def test_chat_posts_are_limited_and_reading_is_not(make_user, rates):
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     rates(chat="2/min")
     client = APIClient()
     client.force_authenticate(ana)
@@ -126,7 +126,7 @@ def test_chat_posts_are_limited_and_reading_is_not(make_user, rates):
 @pytest.mark.django_db(transaction=True)
 def test_chat_socket_shares_the_chat_limit(make_user, rates):
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     rates(chat="1/min")
     client = APIClient()
     client.force_authenticate(ana)

@@ -95,9 +95,9 @@ def test_a_ban_revokes_the_token_and_lifting_it_does_not_bring_it_back(make_user
     moderator = make_moderator(make_user("mo", staff=True))
     old = signup("ana").json()["token"]
     ana = get_user_model().objects.get(username="ana")
-    community_services.ban_account(player=ana, moderator=moderator, reason="cheating")
+    community_services.account_ban(player=ana, moderator=moderator, reason="cheating")
     assert not Token.objects.filter(user=ana).exists()
-    community_services.lift_ban(player=ana, moderator=moderator, reason="appeal granted")
+    community_services.account_unban(player=ana, moderator=moderator, reason="appeal granted")
     assert not authenticates(old)
     new = APIClient().post("/api/auth/token/", {"username": "ana", "password": "pw-123456789"})
     assert new.status_code == 200

@@ -20,7 +20,7 @@ from community import services
 from community.models import ChatMessage
 from kingdom.asgi import application
 from players.tickets import INVALID_TICKET
-from tests.games.helpers import humans_table, make_moderator
+from tests.games.helpers import humans_game, make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -65,7 +65,7 @@ def first_frames(path: str, headers: list | None = None, send: dict | None = Non
 @pytest.fixture
 def seated_game(make_user):
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     return game, game.seats.get(user=ana).number
 
 
@@ -110,7 +110,7 @@ def test_a_ticket_of_an_account_banned_since_is_closed(seated_game, make_user):
     ticket = ticket_for(token_of("ana"))["ticket"]
     moderator = make_moderator(make_user("mo", staff=True))
     ana = game.seats.get(user__username="ana").user
-    services.ban_account(player=ana, moderator=moderator, reason="cheating")
+    services.account_ban(player=ana, moderator=moderator, reason="cheating")
     result = first_frames(f"/ws/games/{game.id}/?ticket={ticket}")
     assert result["closed"]["code"] == INVALID_TICKET
 

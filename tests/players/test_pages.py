@@ -7,7 +7,7 @@ import pytest
 
 from players import selectors
 from players.models import Rating
-from tests.games.helpers import humans_table
+from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def test_the_leaderboards_page_takes_one_query_per_game(
 def test_the_profile_page_takes_four_queries(client, make_user, django_assert_num_queries):
     users = rate_many(make_user, 3)
     for _ in range(3):
-        humans_table(users)
+        humans_game(users)
     # the player, their games, the games' seats, their ratings
     with django_assert_num_queries(4):
         page = client.get("/players/p00/")

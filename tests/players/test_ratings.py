@@ -8,7 +8,7 @@ from games import services, store
 from games.models import Game
 from players import ratings
 from players.models import Rating, RatingChange
-from tests.games.helpers import humans_table, make_moderator, play_out, table_with_bots
+from tests.games.helpers import game_with_bots, humans_game, make_moderator, play_out
 from tests.players.helpers import pairwise
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +38,7 @@ def test_a_draw_between_equals_changes_nothing():
 # ---- unrated games ------------------------------------------------------------------
 def test_a_game_with_a_bot_is_unrated(make_user):
     user = make_user()
-    game = table_with_bots(user, bots=1)
+    game = game_with_bots(user, bots=1)
     services.game_start(game_id=game.id, user=user)
     game = play_out(Game.objects.get(pk=game.id), [user])
     assert game.status == Game.Status.FINISHED
@@ -48,7 +48,7 @@ def test_a_game_with_a_bot_is_unrated(make_user):
 
 def test_a_resignation_taken_over_by_a_bot_makes_the_game_unrated(make_user):
     users = [make_user("ana"), make_user("bob"), make_user("cy")]
-    game = humans_table(users)
+    game = humans_game(users)
     services.game_resign(game_id=game.id, user=users[0])
     game = play_out(game, users[1:])
     assert game.status == Game.Status.FINISHED
@@ -59,8 +59,8 @@ def test_a_resignation_taken_over_by_a_bot_makes_the_game_unrated(make_user):
 def test_a_game_with_a_kicked_player_is_unrated(make_user):
     users = [make_user("ana"), make_user("bob"), make_user("cy")]
     mod = make_moderator(make_user("mod"))
-    game = humans_table(users)
-    services.kick_player(game_id=game.id, moderator=mod, player=users[2], reason="abuse")
+    game = humans_game(users)
+    services.player_kick(game_id=game.id, moderator=mod, player=users[2], reason="abuse")
     game = play_out(game, users[:2])
     assert game.status == Game.Status.FINISHED
     assert not RatingChange.objects.filter(game=game).exists()
@@ -68,7 +68,7 @@ def test_a_game_with_a_kicked_player_is_unrated(make_user):
 
 def test_an_aborted_game_is_unrated(make_user):
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     services.game_abort(
         game_id=game.id, staff_user=make_moderator(make_user("mod")), reason="server fault"
     )

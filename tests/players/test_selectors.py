@@ -14,7 +14,7 @@ from games.errors import NotFound
 from games.models import Game
 from players import selectors
 from players.models import START_RATING, Rating, RatingChange
-from tests.games.helpers import humans_table, make_moderator
+from tests.games.helpers import humans_game, make_moderator
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def test_ratings_for_a_player_feed_the_profile(rated):
 def test_banned_players_leave_the_leaderboard(rated, make_user):
     users, winner = rated
     mod = make_moderator(make_user("mod"))
-    community_services.ban_account(player=winner, moderator=mod, reason="cheating")
+    community_services.account_ban(player=winner, moderator=mod, reason="cheating")
     names = [p["username"] for p in selectors.leaderboard("kingdoms")]
     assert winner.username not in names
 
@@ -76,13 +76,13 @@ def test_ratings_for_ranks_among_active_rated_players_and_gives_the_last_change(
     cy.save()
     rate(dee, value=1800.0, games=0)  # no rated game yet: not ranked either
     rate(ana, ruleset="kingdom-builder", value=1480.0)
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     older = RatingChange.objects.create(
         game=game, user=ana, ruleset="kingdoms", place=2, before=1530.0, after=1520.0
     )
     RatingChange.objects.filter(pk=older.pk).update(created_at=timezone.now() - timedelta(days=1))
     RatingChange.objects.create(
-        game=humans_table([ana, bob]),
+        game=humans_game([ana, bob]),
         user=ana,
         ruleset="kingdoms",
         place=1,
@@ -136,8 +136,8 @@ def test_an_unknown_game_or_player_is_not_found():
 # ---- profile ----------------------------------------------------------------------------
 def test_profile_counts_finished_and_active_games(make_user, django_assert_num_queries):
     ana, bob = make_user("ana"), make_user("bob")
-    humans_table([ana, bob])
-    humans_table([ana, bob])
+    humans_game([ana, bob])
+    humans_game([ana, bob])
     with django_assert_num_queries(3):  # games, their seats, ratings
         profile = selectors.player_profile(ana)
     assert profile["stats"] == {"played": 0, "won": 0, "active": 2}

@@ -13,7 +13,7 @@ from games.models import Game
 from players import ratings, tickets
 from players import services as players_services
 from players.models import Rating, RatingChange
-from tests.games.helpers import humans_table, play_out
+from tests.games.helpers import humans_game, play_out
 from tests.players.helpers import pairwise
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ def test_a_four_player_game_updates_four_ratings_by_the_pairwise_rule(make_user)
     start = {"ana": 1500.0, "bob": 1620.0, "cy": 1410.0, "dee": 1555.0}
     for user in users:
         Rating.objects.create(user=user, ruleset="kingdoms", value=start[user.username])
-    game = play_out(humans_table(users), users)
+    game = play_out(humans_game(users), users)
     assert game.status == Game.Status.FINISHED
     name_at = {s.number: s.user.username for s in game.seats.select_related("user")}
     ranking = [[name_at[seat] for seat in group] for group in game.outcome["ranking"]]
@@ -47,7 +47,7 @@ def test_a_four_player_game_updates_four_ratings_by_the_pairwise_rule(make_user)
 
 def test_recording_a_result_twice_counts_once(make_user):
     users = [make_user("ana"), make_user("bob")]
-    game = play_out(humans_table(users), users)
+    game = play_out(humans_game(users), users)
     assert RatingChange.objects.filter(game=game).count() == 2
     assert players_services.rating_record_result(game=game, table=store.replay(game)) == []
     assert Rating.objects.get(user=users[0]).games == 1
@@ -55,7 +55,7 @@ def test_recording_a_result_twice_counts_once(make_user):
 
 def test_a_resignation_that_ends_a_two_player_game_is_rated(make_user):
     ana, bob = make_user("ana"), make_user("bob")
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     services.game_resign(game_id=game.id, user=ana)
     assert Rating.objects.get(user=ana).value == pytest.approx(1484)
     assert Rating.objects.get(user=bob).value == pytest.approx(1516)
@@ -98,6 +98,6 @@ def test_a_ws_ticket_is_redeemed_once_for_its_player(make_user):
 def test_the_ratings_module_still_records_a_result_through_the_service(make_user):
     # players.receivers calls players.ratings.record_result when games finishes a game.
     users = [make_user("ana"), make_user("bob")]
-    game = play_out(humans_table(users), users)
+    game = play_out(humans_game(users), users)
     assert ratings.record_result(game, store.replay(game)) == []
     assert RatingChange.objects.filter(game=game).count() == 2

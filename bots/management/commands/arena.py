@@ -54,7 +54,7 @@ class Command(BaseCommand):
         if options["games"] < 1 or options["jobs"] < 1:
             raise CommandError("--games and --jobs must be at least 1")
         try:
-            table = json.loads(options["options"])
+            game_options = json.loads(options["options"])
         except json.JSONDecodeError as exc:
             raise CommandError(f"--options is not JSON: {exc}") from exc
         seconds = options["budget"]
@@ -69,7 +69,7 @@ class Command(BaseCommand):
             seed=options["seed"],
             seconds=seconds,
             playouts=options["playouts"],
-            options=table,
+            options=game_options,
         )
         bar = tqdm(
             total=match.games,

@@ -12,22 +12,22 @@ from community.models import ModerationRecord
 from games import services
 from games.errors import ServiceError
 from games.models import Game, GameEvent
-from games.services.moderation import close_streams
+from games.services.moderation import streams_close
 from games.signals import DISCONNECT
 from kingdom.routing import websocket_urlpatterns
 from tests.community.moderation.helpers import Action, record_of
-from tests.games.helpers import humans_table
+from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_aborting_needs_a_reason_from_the_service_and_the_api(trio, mod):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     waiting = services.table_create(user=trio[2], ruleset="kingdoms", seats=2)
-    for table in (game, waiting):
+    for row in (game, waiting):
         for reason in ("", "   "):
             with pytest.raises(ServiceError) as err:
-                services.game_abort(game_id=table.id, staff_user=mod, reason=reason)
+                services.game_abort(game_id=row.id, staff_user=mod, reason=reason)
             assert (err.value.code, err.value.status) == ("reason_required", 400)
     client = APIClient()
     client.force_authenticate(mod)
@@ -45,7 +45,7 @@ def test_aborting_needs_a_reason_from_the_service_and_the_api(trio, mod):
 
 
 def test_closing_a_games_sockets_is_recorded_with_who_and_why(trio, mod, make_user):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     client = APIClient()
     client.force_authenticate(make_user("staff", staff=True))
     url = f"/api/tables/{game.id}/disconnect/"
@@ -70,7 +70,7 @@ def test_closing_a_games_sockets_is_recorded_with_who_and_why(trio, mod, make_us
 
 
 def test_closing_a_games_sockets_closes_them_after_the_record_is_stored(trio, mod):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     app = URLRouter(websocket_urlpatterns)
 
     async def scenario():
@@ -78,7 +78,7 @@ def test_closing_a_games_sockets_closes_them_after_the_record_is_stored(trio, mo
         ws.scope["user"] = trio[0]
         await ws.connect()
         await ws.receive_json_from(timeout=5)
-        await sync_to_async(close_streams)(game_id=game.id, moderator=mod, reason="stuck")
+        await sync_to_async(streams_close)(game_id=game.id, moderator=mod, reason="stuck")
         closed = await ws.receive_output(timeout=5)
         await ws.wait()
         return closed

@@ -13,7 +13,7 @@ from community import services as community_services
 from community.models import ChatMessage, ModerationRecord, Report
 from games.models import Game, GameEvent, Snapshot
 from tests.community.moderation.helpers import Action, record_of
-from tests.games.helpers import humans_table
+from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,7 +28,7 @@ def admin_action(client, model: str, action: str, ids: list, **form) -> object:
 
 def test_admin_actions_ask_for_a_reason_and_record_it(four, mod, client):
     trio = four
-    game = humans_table(four)
+    game = humans_game(four)
     line = community_services.chat_post(game_id=game.id, user=trio[1], body="nasty")
     report = community_services.chat_report(message_id=line.pk, user=trio[0], reason="nasty")
     client.force_login(mod)
@@ -59,7 +59,7 @@ def test_admin_actions_ask_for_a_reason_and_record_it(four, mod, client):
 
 
 def test_staff_without_the_permission_get_no_moderation_actions(trio, make_user, client):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     staff = make_user("staff", staff=True)
     client.force_login(staff)
     response = admin_action(client, "games/game", "abort_games", [game.pk], reason="x")
@@ -69,7 +69,7 @@ def test_staff_without_the_permission_get_no_moderation_actions(trio, make_user,
 
 
 def test_the_admin_abort_action_appends_a_game_aborted_event_and_needs_a_reason(trio, mod, client):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     head = game.head_seq
     client.force_login(mod)
     again = admin_action(client, "games/game", "abort_games", [game.pk], reason="")
@@ -88,7 +88,7 @@ def test_the_admin_abort_action_appends_a_game_aborted_event_and_needs_a_reason(
 
 @pytest.mark.parametrize("who", ["moderator", "superuser"])
 def test_the_admin_refuses_to_change_or_delete_events(trio, mod, make_user, client, who):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     event = GameEvent.objects.get(game=game, seq=1)
     user = mod if who == "moderator" else get_user_model().objects.create_superuser("root")
     client.force_login(user)
@@ -113,7 +113,7 @@ def test_the_admin_refuses_to_change_or_delete_events(trio, mod, make_user, clie
 
 def test_the_admin_refuses_to_delete_snapshots_even_for_a_superuser(trio, client, settings):
     settings.SNAPSHOT_EVERY = 1
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     snapshot = Snapshot.objects.filter(game=game).first()
     assert snapshot is not None
     root = get_user_model().objects.create_superuser("root")

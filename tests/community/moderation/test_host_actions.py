@@ -15,15 +15,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_a_moderator_may_act_as_another_tables_host_and_it_is_recorded(trio, mod):
     host, guest, _ = trio
-    table = services.table_create(user=host, ruleset="kingdoms", seats=4)
-    services.table_join(game_id=table.id, user=guest)
-    services.bot_add(game_id=table.id, user=host, level="easy")  # the host: no record
+    game = services.table_create(user=host, ruleset="kingdoms", seats=4)
+    services.table_join(game_id=game.id, user=guest)
+    services.bot_add(game_id=game.id, user=host, level="easy")  # the host: no record
     assert not ModerationRecord.objects.exists()
-    bot = services.bot_add(game_id=table.id, user=mod, level="medium")
-    services.bot_remove(game_id=table.id, user=mod, seat_id=bot.pk)
-    services.bot_add(game_id=table.id, user=mod, level="easy")
-    services.game_start(game_id=table.id, user=mod)
-    assert Game.objects.get(pk=table.id).status == Game.Status.ACTIVE
+    bot = services.bot_add(game_id=game.id, user=mod, level="medium")
+    services.bot_remove(game_id=game.id, user=mod, seat_id=bot.pk)
+    services.bot_add(game_id=game.id, user=mod, level="easy")
+    services.game_start(game_id=game.id, user=mod)
+    assert Game.objects.get(pk=game.id).status == Game.Status.ACTIVE
     records = ModerationRecord.objects.filter(action=HOST_ACTION).order_by("id")
     assert [r.reason for r in records] == [
         "added a bot (medium) at ana's table",
@@ -31,25 +31,25 @@ def test_a_moderator_may_act_as_another_tables_host_and_it_is_recorded(trio, mod
         "added a bot (easy) at ana's table",
         "started the game at ana's table",
     ]
-    assert {(r.moderator_name, r.game_id) for r in records} == {("mod", table.id)}
+    assert {(r.moderator_name, r.game_id) for r in records} == {("mod", game.id)}
 
 
 def test_staff_without_the_permission_cannot_act_as_another_tables_host(trio, make_user):
     host, guest, _ = trio
     staff = make_user("staff", staff=True)
-    table = services.table_create(user=host, ruleset="kingdoms", seats=3)
-    services.table_join(game_id=table.id, user=guest)
-    bot = services.bot_add(game_id=table.id, user=host, level="easy")
+    game = services.table_create(user=host, ruleset="kingdoms", seats=3)
+    services.table_join(game_id=game.id, user=guest)
+    bot = services.bot_add(game_id=game.id, user=host, level="easy")
     attempts = [
-        lambda who: services.bot_add(game_id=table.id, user=who, level="easy"),
-        lambda who: services.bot_remove(game_id=table.id, user=who, seat_id=bot.pk),
-        lambda who: services.game_start(game_id=table.id, user=who),
+        lambda who: services.bot_add(game_id=game.id, user=who, level="easy"),
+        lambda who: services.bot_remove(game_id=game.id, user=who, seat_id=bot.pk),
+        lambda who: services.game_start(game_id=game.id, user=who),
     ]
     for who in (staff, guest):
         for attempt in attempts:
             with pytest.raises(ServiceError) as err:
                 attempt(who)
             assert (err.value.code, err.value.status) == ("forbidden", 403)
-    assert Game.objects.get(pk=table.id).status == Game.Status.OPEN
-    assert table.seats.count() == 3
+    assert Game.objects.get(pk=game.id).status == Game.Status.OPEN
+    assert game.seats.count() == 3
     assert not ModerationRecord.objects.exists()

@@ -11,16 +11,16 @@ from community.models import ModerationRecord
 from games import services
 from games.errors import ServiceError
 from games.models import Game, GameEvent
-from games.services.moderation import close_streams
+from games.services.moderation import streams_close
 from tests.community.moderation.helpers import Action, record_of
-from tests.games.helpers import humans_table
+from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(four, mod):
     ana, bob, cy, _dee = four
-    game = humans_table(four)
+    game = humans_game(four)
     line = community_services.chat_post(game_id=game.id, user=bob, body="rude words")
     report = community_services.chat_report(message_id=line.pk, user=ana, reason="rude")
     other = community_services.chat_report(
@@ -28,17 +28,17 @@ def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(f
         user=ana,
         reason="mistake",
     )
-    community_services.hide_message(message_id=line.pk, moderator=mod, reason="insult")
-    community_services.close_report(
+    community_services.message_hide(message_id=line.pk, moderator=mod, reason="insult")
+    community_services.report_close(
         report_id=report.pk, moderator=mod, resolved=True, note="hidden"
     )
-    community_services.close_report(report_id=other.pk, moderator=mod, resolved=False, note="fine")
-    community_services.mute_player(player=bob, moderator=mod, reason="insults", minutes=60)
-    community_services.unmute_player(player=bob, moderator=mod, reason="apologised")
-    services.kick_player(game_id=game.id, moderator=mod, player=cy, reason="threats")
-    community_services.ban_account(player=bob, moderator=mod, reason="repeated insults")
-    community_services.lift_ban(player=bob, moderator=mod, reason="appeal accepted")
-    close_streams(game_id=game.id, moderator=mod, reason="stuck clients")
+    community_services.report_close(report_id=other.pk, moderator=mod, resolved=False, note="fine")
+    community_services.player_mute(player=bob, moderator=mod, reason="insults", minutes=60)
+    community_services.player_unmute(player=bob, moderator=mod, reason="apologised")
+    services.player_kick(game_id=game.id, moderator=mod, player=cy, reason="threats")
+    community_services.account_ban(player=bob, moderator=mod, reason="repeated insults")
+    community_services.account_unban(player=bob, moderator=mod, reason="appeal accepted")
+    streams_close(game_id=game.id, moderator=mod, reason="stuck clients")
     services.game_abort(game_id=game.id, staff_user=mod, reason="the table fell apart")
     waiting = services.table_create(user=ana, ruleset="kingdoms", seats=3)
     services.bot_add(game_id=waiting.id, user=mod, level="easy")  # at ana's table
@@ -70,17 +70,17 @@ def test_every_moderation_action_appears_in_the_audit_trail_with_its_moderator(f
 
 def test_moderators_only(trio, make_user):
     staff = make_user("staff", staff=True)
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     line = community_services.chat_post(game_id=game.id, user=trio[0], body="hello")
     attempts = [
-        lambda who: community_services.hide_message(message_id=line.pk, moderator=who, reason="x"),
-        lambda who: community_services.mute_player(player=trio[0], moderator=who, reason="x"),
-        lambda who: services.kick_player(
+        lambda who: community_services.message_hide(message_id=line.pk, moderator=who, reason="x"),
+        lambda who: community_services.player_mute(player=trio[0], moderator=who, reason="x"),
+        lambda who: services.player_kick(
             game_id=game.id, moderator=who, player=trio[0], reason="x"
         ),
-        lambda who: community_services.ban_account(player=trio[0], moderator=who, reason="x"),
+        lambda who: community_services.account_ban(player=trio[0], moderator=who, reason="x"),
         lambda who: services.game_abort(game_id=game.id, staff_user=who, reason="x"),
-        lambda who: close_streams(game_id=game.id, moderator=who, reason="x"),
+        lambda who: streams_close(game_id=game.id, moderator=who, reason="x"),
     ]
     for actor in (trio[1], staff):
         for attempt in attempts:

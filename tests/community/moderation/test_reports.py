@@ -8,13 +8,13 @@ from rest_framework.test import APIClient
 from community import services as community_services
 from community.models import ChatMessage
 from games.errors import ServiceError
-from tests.games.helpers import humans_table
+from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_reports_queue_until_resolved_or_dismissed(trio, mod):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     line = community_services.chat_post(game_id=game.id, user=trio[0], body="you are bad")
     report = community_services.chat_report(message_id=line.pk, user=trio[1], reason="insult")
     again = community_services.chat_report(message_id=line.pk, user=trio[1], reason="again")
@@ -38,10 +38,10 @@ def test_reports_queue_until_resolved_or_dismissed(trio, mod):
 
 
 def test_a_hidden_message_leaves_the_history(trio, mod):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     line = community_services.chat_post(game_id=game.id, user=trio[0], body="spoiler")
     community_services.chat_post(game_id=game.id, user=trio[1], body="ok")
-    community_services.hide_message(message_id=line.pk, moderator=mod, reason="spoiler")
+    community_services.message_hide(message_id=line.pk, moderator=mod, reason="spoiler")
     history = APIClient().get(f"/api/tables/{game.id}/chat/").json()["messages"]
     assert [m["body"] for m in history] == ["ok"]
     assert ChatMessage.objects.get(pk=line.pk).hidden, "kept for the record"
@@ -50,7 +50,7 @@ def test_a_hidden_message_leaves_the_history(trio, mod):
 
 
 def test_chat_refuses_empty_long_and_flooding_messages(trio):
-    game = humans_table(trio[:2])
+    game = humans_game(trio[:2])
     for body in ("", "   ", "x" * 501):
         with pytest.raises(ServiceError) as err:
             community_services.chat_post(game_id=game.id, user=trio[0], body=body)

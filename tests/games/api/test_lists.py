@@ -13,7 +13,7 @@ from players.models import Rating
 pytestmark = pytest.mark.django_db
 
 
-def open_tables(make_user, count: int, prefix: str = "t", host=None) -> list[Game]:
+def open_games(make_user, count: int, prefix: str = "t", host=None) -> list[Game]:
     """``count`` Kingdoms tables, each with its host (``host`` or a new player), a second
     player (rated) and a bot."""
     games = []
@@ -32,7 +32,7 @@ def open_tables(make_user, count: int, prefix: str = "t", host=None) -> list[Gam
 def test_the_table_list_reads_the_same_three_queries_for_3_or_30_tables(
     make_user, django_assert_num_queries, count
 ):
-    open_tables(make_user, count)
+    open_games(make_user, count)
     # The tables with their hosts, their seats with their players, the players' ratings.
     with django_assert_num_queries(3):
         page = APIClient().get("/api/tables/").json()
@@ -47,8 +47,8 @@ def test_my_tables_read_the_same_three_queries_for_3_or_30_tables(
     make_user, django_assert_num_queries, count
 ):
     ana = make_user("ana")
-    open_tables(make_user, count, host=ana)
-    open_tables(make_user, 2, prefix="others")
+    open_games(make_user, count, host=ana)
+    open_games(make_user, 2, prefix="others")
     client = APIClient()
     client.force_authenticate(ana)  # no query to know who asks
     with django_assert_num_queries(3):
@@ -57,13 +57,13 @@ def test_my_tables_read_the_same_three_queries_for_3_or_30_tables(
 
 
 def test_page_two_of_the_table_list_goes_on_where_page_one_stopped(make_user):
-    open_tables(make_user, 5)
+    open_games(make_user, 5)
     client = APIClient()
     first = client.get("/api/tables/?limit=2").json()
     newest = [t["id"] for t in first["results"]]
     assert first["previous"] is None and first["next"]
     # A table made meanwhile tops the list; it does not push page 1's tables onto page 2.
-    open_tables(make_user, 1, prefix="late")
+    open_games(make_user, 1, prefix="late")
     second = client.get(first["next"]).json()
     third = client.get(second["next"]).json()
     seen = newest + [t["id"] for t in second["results"] + third["results"]]
@@ -88,7 +88,7 @@ def test_more_than_200_tables_can_all_be_listed(make_user, django_assert_num_que
     ("query", "rows"), [("limit=0", 1), ("limit=", 3), ("limit=2", 2), ("limit=999", 3)]
 )
 def test_a_limit_out_of_range_is_clamped(make_user, query, rows):
-    open_tables(make_user, 3)
+    open_games(make_user, 3)
     assert len(APIClient().get(f"/api/tables/?{query}").json()["results"]) == rows
 
 

@@ -42,10 +42,10 @@ def world() -> World:
         "staff": person("stan", staff=True),
         "moderator": make_moderator(person("mo")),
     }
-    community_services.mute_player(
+    community_services.player_mute(
         player=users["muted"], moderator=users["moderator"], reason="spam"
     )
-    community_services.ban_account(
+    community_services.account_ban(
         player=users["banned"], moderator=users["moderator"], reason="cheat"
     )
     lobby = services.table_create(user=users["player"], ruleset="kingdoms", seats=4)

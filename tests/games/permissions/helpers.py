@@ -65,8 +65,8 @@ def fill(path: str, w: World) -> str:
     )
 
 
-def cases(table: dict) -> list:
-    return [pytest.param(name, role, id=f"{name}-{role}") for name in table for role in ROLES]
+def cases(matrix: dict) -> list:
+    return [pytest.param(name, role, id=f"{name}-{role}") for name in matrix for role in ROLES]
 
 
 def api_client(world: World, role: str) -> APIClient:

@@ -117,15 +117,15 @@ def test_lobby_socket_by_role_tells_of_new_tables(world, role):
     async def scenario():
         connected, _ = await ws.connect()
         assert connected, "anyone may watch the lobby"
-        table = await sync_to_async(services.table_create)(
+        game = await sync_to_async(services.table_create)(
             user=world.users["third"], ruleset="kingdoms", seats=2
         )
         news = await ws.receive_json_from(timeout=5)
         await ws.disconnect()
-        return table, news
+        return game, news
 
-    table, news = async_to_sync(scenario)()
-    assert news["type"] == "table" and news["table"]["id"] == str(table.id)
+    game, news = async_to_sync(scenario)()
+    assert news["type"] == "table" and news["table"]["id"] == str(game.id)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -133,7 +133,7 @@ def test_a_banned_player_who_held_a_seat_watches_the_game_as_a_spectator(world):
     """Banned after the game: the old session no longer opens a stream as the seat."""
     player = world.users["other_player"]
     seat = seat_of(world, "other_player")
-    community_services.ban_account(
+    community_services.account_ban(
         player=player, moderator=world.users["moderator"], reason="cheat"
     )
     world.users["gone"] = player
@@ -162,7 +162,7 @@ def test_an_open_game_stream_stops_sending_seat_secrets_once_its_player_is_banne
     async def scenario():
         await ws.connect()
         before = await ws.receive_json_from(timeout=5)
-        await sync_to_async(community_services.ban_account)(
+        await sync_to_async(community_services.account_ban)(
             player=player, moderator=world.users["moderator"], reason="cheat"
         )
         after = await ws.receive_json_from(timeout=5)  # the seat_kicked event
