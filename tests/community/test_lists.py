@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from community.models import ChatMessage, ModerationRecord, Report
-from tests.games.helpers import humans_table, make_moderator
+from tests.games.helpers import humans_game, make_moderator
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def _reports(n: int, people) -> list[Report]:
     """``n`` open reports by bob, each of its own line of ana's (one open report per
     reporter and message)."""
     ana, bob, _mod = people
-    game = humans_table([ana, bob])
+    game = humans_game([ana, bob])
     lines = ChatMessage.objects.bulk_create(
         ChatMessage(game=game, author=ana, body=f"line {i}") for i in range(n)
     )

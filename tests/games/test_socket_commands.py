@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from games import selectors
 from games.models import Game, GameEvent
 from kingdom.routing import websocket_urlpatterns
-from tests.games.helpers import humans_table, to_act
+from tests.games.helpers import humans_game, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 app = URLRouter(websocket_urlpatterns)
@@ -57,7 +57,7 @@ def exchange(game: Game, user, messages: list[dict], frames: int = 0) -> list[di
 
 def test_a_move_over_the_socket_is_accepted_and_its_frame_follows(make_user):
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     user, command = mover(game, users)
     head = game.head_seq
     accepted, frame = exchange(
@@ -82,7 +82,7 @@ def test_a_move_over_the_socket_is_accepted_and_its_frame_follows(make_user):
 
 def test_a_stale_expected_seq_is_refused_and_nothing_is_recorded(make_user):
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     user, command = mover(game, users)
     head = game.head_seq
     (error,) = exchange(
@@ -100,7 +100,7 @@ def test_a_stale_expected_seq_is_refused_and_nothing_is_recorded(make_user):
 
 def test_a_command_id_sent_twice_is_recorded_once_and_answered_as_a_replay(make_user):
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     user, command = mover(game, users)
     head = game.head_seq
     message = {"type": "command", "command": command, "command_id": str(uuid.uuid4())}
@@ -124,7 +124,7 @@ def test_a_command_id_sent_twice_is_recorded_once_and_answered_as_a_replay(make_
 )
 def test_a_bad_command_gets_a_json_error_and_the_log_is_unchanged(make_user, message, code):
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     user, _ = mover(game, users)
     head = game.head_seq
     (error,) = exchange(game, user, [{"type": "command", **message}])
@@ -138,7 +138,7 @@ def test_a_bad_command_gets_a_json_error_and_the_log_is_unchanged(make_user, mes
 
 def test_a_spectator_or_a_player_out_of_turn_may_not_move(make_user):
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     user, command = mover(game, users)
     other = next(u for u in users if u != user)
     head = game.head_seq
@@ -160,7 +160,7 @@ def test_socket_moves_count_against_the_commands_rate_limit(make_user, settings)
         "DEFAULT_THROTTLE_RATES": {**rates, "commands": "1/min"},
     }
     users = [make_user("ana"), make_user("bob")]
-    game = humans_table(users)
+    game = humans_game(users)
     user, command = mover(game, users)
     first, second = exchange(
         game,
