@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 
 from games import fanout, publish, selectors, socket_commands
+from games.api.errors import BUSY, SERVER_ERROR, pool_exhausted
 from games.errors import ServiceError
 from games.socket_input import GuardedJsonConsumer
 
@@ -94,6 +95,13 @@ class GameConsumer(GuardedJsonConsumer):
             await self.send_json(
                 {"type": "error", "ref": ref, "status": exc.status, **exc.as_json()}
             )
+            return
+        except Exception as exc:  # as over HTTP: a busy pool is a 503, the rest a logged 500
+            if pool_exhausted(exc):
+                await self.send_json({"type": "error", "ref": ref, "status": 503, **BUSY})
+                return
+            log.exception("a command on the socket of game %s failed", self.game_id)
+            await self.send_json({"type": "error", "ref": ref, "status": 500, **SERVER_ERROR})
             return
         await self.send_json({"type": "accepted", "ref": ref, **answer})
 

@@ -65,8 +65,14 @@ def busy_json() -> JsonResponse:
     return response
 
 
+SERVER_ERROR = {
+    "code": "server_error",
+    "message": "Something went wrong on our side; it was logged.",
+}
+
+
 def server_error_json() -> JsonResponse:
-    return json_error("server_error", "Something went wrong on our side; it was logged.", 500)
+    return json_error(SERVER_ERROR["code"], SERVER_ERROR["message"], 500)
 
 
 def not_found_page(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

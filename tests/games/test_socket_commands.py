@@ -174,3 +174,40 @@ def test_socket_moves_count_against_the_commands_rate_limit(make_user, settings)
     assert (second["code"], second["status"]) == ("throttled", 429)
     assert second["retry_after"] >= 1
     cache.clear()
+
+
+def test_a_failure_in_the_write_path_answers_a_json_500_and_the_socket_stays(
+    make_user, monkeypatch, caplog
+):
+    from games import socket_commands
+
+    def broken(**_):
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(socket_commands.services, "game_submit", broken)
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_game(users)
+    user, command = mover(game, users)
+
+    async def scenario() -> tuple[dict, dict]:
+        ws = WebsocketCommunicator(app, f"/ws/games/{game.id}/")
+        ws.scope["user"] = user
+        assert (await ws.connect())[0]
+        await ws.receive_json_from(timeout=5)
+        await ws.send_json_to({"type": "command", "ref": "x", "command": command})
+        error = await ws.receive_json_from(timeout=10)
+        await ws.send_json_to({"type": "ping"})
+        pong = await ws.receive_json_from(timeout=10)
+        await ws.disconnect()
+        return error, pong
+
+    error, pong = async_to_sync(scenario)()
+    assert (error["type"], error["ref"], error["status"], error["code"]) == (
+        "error",
+        "x",
+        500,
+        "server_error",
+    )
+    assert "fire" not in error["message"]
+    assert "failed" in caplog.text
+    assert pong["type"] == "pong", "the socket is still open"
