@@ -8,7 +8,9 @@ scope, through the configured DRF throttles). The answer is ``{"type": "accepted
 "ref", "head_seq", "replayed"}`` or ``{"type": "error", "ref", "code", "message",
 "status"}``; the events themselves come as every move's do, in the stream's next frame.
 Lichess and boardgame.io take moves over their sockets too: a move then costs no HTTP
-request, no middleware and no authentication beyond the socket's own.
+request, no middleware and no authentication beyond the socket's own. A ban needs no
+check here: it kicks the player from every game in play, and the write path refuses a
+seat whose player has left.
 """
 
 from __future__ import annotations
