@@ -211,3 +211,20 @@ def test_a_failure_in_the_write_path_answers_a_json_500_and_the_socket_stays(
     assert "fire" not in error["message"]
     assert "failed" in caplog.text
     assert pong["type"] == "pong", "the socket is still open"
+
+
+def test_a_banned_players_open_socket_can_no_longer_move(make_user):
+    from community import services as community_services
+    from tests.games.helpers import make_moderator
+
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_game(users)
+    user, command = mover(game, users)
+    moderator = make_moderator(make_user("mod"))
+    community_services.account_ban(player=user, moderator=moderator, reason="cheating")
+    game.refresh_from_db()
+    head = game.head_seq
+    (error,) = exchange(game, user, [{"type": "command", "command": command}])
+    assert error["type"] == "error" and 400 <= error["status"] < 500
+    game.refresh_from_db()
+    assert game.head_seq == head
