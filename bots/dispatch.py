@@ -35,7 +35,7 @@ from django.db import close_old_connections, connection
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from bots import turns
+from bots import turn_task, turns
 from games import table as tables
 from games.models import Game, GameEvent, Seat
 
@@ -87,13 +87,11 @@ def _send(game: Game, jobs: list[Job]) -> int:
     that is down refused)."""
     runner = settings.BOT_RUNNER
     if runner == "celery":
-        from bots.tasks import take_turn
-
         limits = task_time_limits(game)
         sent = 0
         for job in jobs:
             try:
-                take_turn.apply_async(args=job, queue=settings.BOT_QUEUE, **limits)
+                turn_task.take_turn.apply_async(args=job, queue=settings.BOT_QUEUE, **limits)
                 sent += 1
             except Exception:
                 # The broker is unreachable (Redis down): the move that led here is
@@ -214,16 +212,12 @@ def _worker() -> _Worker:
         return _the_worker
 
 
-def sweep(*, observe_lag: bool = False) -> tuple[int, int]:
+def sweep() -> tuple[int, int]:
     """One clock sweep: record the timeouts of clocks that ran out, then nudge stalled bot
-    turns; returns (timeouts recorded, bot turns scheduled again). ``observe_lag``: first
-    export how long the oldest run-out clock waited (Celery beat's task does)."""
+    turns; returns (timeouts recorded, bot turns scheduled again). Celery beat's task
+    first exports how long the oldest run-out clock waited (bots.tasks.sweep_clocks)."""
     from games.services import clock_sweep
 
-    if observe_lag:
-        from bots.tasks import observe_sweep_lag
-
-        observe_sweep_lag()
     timeouts = clock_sweep()
     return timeouts, stalled_bot_turns_nudge()
 

@@ -1,43 +1,15 @@
-"""Celery tasks: they hold no logic, they load ids and call bots.turns or a service."""
+"""Celery tasks: they hold no logic, they load ids and call bots.turns or a service.
+``take_turn`` is defined in ``bots.turn_task`` (bots.dispatch sends it) and registered
+from here, the module Celery's autodiscovery imports."""
 
 from __future__ import annotations
 
-import logging
-
 from celery import shared_task
-from celery.exceptions import SoftTimeLimitExceeded
 
-from bots import turns
+from bots.dispatch import sweep
+from bots.turn_task import take_turn
 
-log = logging.getLogger(__name__)
-
-
-# acks_late + reject_on_worker_lost: a turn whose worker process died (crash, OOM kill) is
-# put back on the queue instead of being acked and lost; its command id, derived from
-# (game, seq, seat), makes the redelivery a no-op if the move was already recorded. A task
-# killed at its hard time limit is still acked by Celery (replaying a turn that overran by
-# 15 s would likely overrun again): the clock sweep nudges that turn again later
-# (bots/dispatch.py stalled_bot_turns_nudge).
-@shared_task(
-    name="bots.tasks.take_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True
-)
-def take_turn(game_id: str, seat: int, expected_seq: int) -> bool:
-    try:
-        return turns.take_turn(game_id, seat, expected_seq)
-    except SoftTimeLimitExceeded:
-        # The soft limit may fire anywhere in the task. Inside the strategy call,
-        # turns.take_turn has the medium bot move instead; anywhere else (loading the game,
-        # submitting: its transaction rolls back) the turn gives up cleanly rather than
-        # racing the hard limit, and the clock sweep plays it again once the game is seen
-        # stalled. A move that committed just before the signal is not played twice: the
-        # nudged task finds the seq moved on.
-        log.warning(
-            "bot turn %s of %s at seq %s gave up at its soft time limit",
-            seat,
-            game_id,
-            expected_seq,
-        )
-        return False
+__all__ = ["observe_sweep_lag", "sweep_clocks", "take_turn"]
 
 
 # Routed to the ``clocks`` queue (CELERY_TASK_ROUTES): a worker of its own, never behind
@@ -46,9 +18,8 @@ def take_turn(game_id: str, seat: int, expected_seq: int) -> bool:
 def sweep_clocks() -> int:
     """Run by Celery beat every CLOCK_SWEEP_EVERY seconds (see kingdom/settings.py): record
     the clocks' timeouts, then nudge stalled bot turns. Returns the timeouts recorded."""
-    from bots.dispatch import sweep
-
-    timeouts, _ = sweep(observe_lag=True)
+    observe_sweep_lag()
+    timeouts, _ = sweep()
     return timeouts
 
 

@@ -14,32 +14,20 @@ from django.urls import URLPattern, URLResolver, include, path
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from community import services
+from community import (
+    admin_accounts,  # noqa: F401  (registers the accounts' admin; Django imports only this)
+    services,
+)
+from community.admin_mutes import MuteForm, mute_users
 from community.models import ChatMessage, ModerationRecord, Mute, Report
 from games import services as game_services
-from games.admin_actions import ModeratorAccess, ReasonForm, game_links, with_reason
-
-
-class MuteForm(ReasonForm):
-    minutes = forms.IntegerField(
-        required=False, min_value=1, help_text="Leave empty to mute until a moderator lifts it."
-    )
+from games.admin_actions import ModeratorAccess, game_links, with_reason
 
 
 class NoteForm(forms.Form):
     reason = forms.CharField(
         label="Note", max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
-
-
-def mute_users(request: HttpRequest, users: list, cleaned: dict[str, Any]) -> None:
-    for user in users:
-        services.player_mute(
-            player=user,
-            moderator=request.user,
-            reason=cleaned["reason"],
-            minutes=cleaned.get("minutes"),
-        )
 
 
 @admin.register(ChatMessage)
@@ -312,7 +300,3 @@ def legacy_urls() -> list[URLPattern | URLResolver]:
         path(f"admin/{app}/{model._meta.model_name}/", include(site._registry[model].urls))
         for model, app in old.items()
     ]
-
-
-# The accounts' admin (ban and mute actions) uses MuteForm and mute_users from above.
-from community import admin_accounts  # noqa: E402, F401

@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from community import services
-from community.admin import MuteForm, mute_users
+from community.admin_mutes import MuteForm, mute_users
 from games import services as game_services
 from games.admin_actions import with_reason
 

@@ -15,8 +15,8 @@ whose player resigned, was expelled or was removed — or when anyone was expell
 removed. A resignation that ends the game at once (the last opponent resigns) leaves no
 seat to a bot: that game is rated and the resigner loses.
 
-This module is the rule; ``players.services`` writes the ratings and
-``players.selectors`` reads them.
+This module is the rule; ``players.services`` writes the ratings (``players.receivers``
+calls it when a game finishes) and ``players.selectors`` reads them.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from typing import Any
 
 from games import table as tables
 from games.models import Game, Seat
-from players.models import START_RATING, RatingChange
+from players.models import START_RATING
 
-__all__ = ["K_FACTOR", "START_RATING", "elo_deltas", "expected", "record_result", "unrated_reason"]
+__all__ = ["K_FACTOR", "START_RATING", "elo_deltas", "expected", "unrated_reason"]
 
 K_FACTOR = 32.0
 
@@ -77,12 +77,3 @@ def unrated_reason(game: Game, table: tables.TableState) -> str | None:
         if taken_over:
             return "a bot took over a seat"
     return None
-
-
-def record_result(game: Game, table: tables.TableState) -> list[RatingChange]:
-    """Update the players' ratings from a finished game: ``players.receivers`` calls this
-    name on games' ``game_finished`` signal, inside the write's transaction; the write
-    itself is ``players.services.rating_record_result``."""
-    from players import services  # services imports this module's rule
-
-    return services.rating_record_result(game=game, table=table)

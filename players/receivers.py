@@ -12,14 +12,14 @@ from django.dispatch import receiver
 from games import signals
 from games import table as tables
 from games.models import Game
-from players import ratings
+from players import services
 from players.models import Rating, RatingChange
 
 
 @receiver(signals.game_finished, dispatch_uid="players.record_result")
 def record_result(*, game: Game, table: tables.TableState, **_: Any) -> None:
     # Sent inside the write path's transaction: the ratings commit with the final event.
-    ratings.record_result(game, table)
+    services.rating_record_result(game=game, table=table)
 
 
 class SeatRatings:

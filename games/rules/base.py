@@ -20,12 +20,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from games.rules.shapes import CommandShapes
+# Command and IllegalCommand live in ``commands`` (shapes needs them too); the rulesets
+# import them from here as before.
+from games.rules.commands import Command, IllegalCommand
+from games.rules.shapes import CommandShapes
 
-Command = dict[str, Any]
 State = Any
 
 
@@ -42,18 +43,6 @@ class Event:
         if seat is None or seat not in self.private:
             return dict(self.public)
         return {**self.public, **self.private[seat]}
-
-
-class IllegalCommand(Exception):
-    """A command the rules refuse; ``code`` is stable, ``message`` is for the player."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"IllegalCommand({self.code!r}, {self.message!r})"
 
 
 @dataclass(frozen=True)

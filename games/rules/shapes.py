@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.rules.base import Command, IllegalCommand
+from games.rules.commands import Command, IllegalCommand
 
 # Longest name (tile, terrain, card id) and most names in one list a command may carry;
 # every real one is far shorter, and a refusal echoes at most CLIPPED characters of input.

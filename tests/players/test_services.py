@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 from games import services, store
 from games.errors import Conflict
 from games.models import Game
-from players import ratings, tickets
+from players import receivers, tickets
 from players import services as players_services
 from players.models import Rating, RatingChange
 from tests.games.helpers import humans_game, play_out
@@ -95,9 +95,11 @@ def test_a_ws_ticket_is_redeemed_once_for_its_player(make_user):
     assert tickets.redeem(ticket) is None
 
 
-def test_the_ratings_module_still_records_a_result_through_the_service(make_user):
-    # players.receivers calls players.ratings.record_result when games finishes a game.
+def test_the_receiver_records_a_result_through_the_service(make_user):
+    # players.receivers calls players.services.rating_record_result when games finishes a
+    # game; called again it records nothing more (the service's "once").
     users = [make_user("ana"), make_user("bob")]
     game = play_out(humans_game(users), users)
-    assert ratings.record_result(game, store.replay(game)) == []
+    assert RatingChange.objects.filter(game=game).count() == 2
+    receivers.record_result(game=game, table=store.replay(game))
     assert RatingChange.objects.filter(game=game).count() == 2

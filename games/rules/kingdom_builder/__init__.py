@@ -196,7 +196,7 @@ class KingdomBuilder(Ruleset):
         return snapshot.load(data)
 
     def copy_state(self, s: state.State) -> state.State:
-        return snapshot.copy_state(s)
+        return state.copy_state(s)
 
     # ---- optional parts -------------------------------------------------------------------
     def describe_event(self, event_type: str, data: dict[str, Any], names: dict[int, str]) -> str:

@@ -20,11 +20,11 @@ from games.rules.kingdom_builder.placement import (
     free_hexes,
     touches,
 )
-from games.rules.kingdom_builder.state import WARRIORS_EACH
 from games.rules.kingdom_builder.terrain import CANYON, FOREST, WATER
 
 State = Any  # games.rules.kingdom_builder.state.State (kept loose to avoid a cycle)
 
+WARRIORS_EACH = 2  # warriors each player may have on the board
 PIECE_STEPS = 3  # a wagon or ship moves up to 3 hexes
 CITY_HALL_HEXES = 7
 

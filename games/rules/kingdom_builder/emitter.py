@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules.base import Event
-from games.rules.kingdom_builder.snapshot import copy_state
-from games.rules.kingdom_builder.state import State, evolve
+from games.rules.kingdom_builder.state import State, copy_state, evolve
 
 
 class Emitter:

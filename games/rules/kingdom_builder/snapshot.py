@@ -1,4 +1,4 @@
-"""Copies, JSON snapshots and determinization of the state.
+"""JSON snapshots and determinization of the state (``copy_state`` is in ``state.py``).
 
 A base game's snapshot has the same keys as before the expansions existed; the
 expansions' parts go under ``"expansions"`` when one is in play.
@@ -11,64 +11,7 @@ from typing import Any
 
 from games.rules.kingdom_builder.board import assemble
 from games.rules.kingdom_builder.placement import guarded_by
-from games.rules.kingdom_builder.state import EXPANSION_DEFAULTS, State
-
-
-def copy_state(s: State) -> State:
-    c = State()
-    c.options = s.options  # never mutated after setup
-    c.players = s.players
-    c.layout = s.layout
-    c.board = s.board
-    c.cards = s.cards
-    c.owner = list(s.owner)
-    c.settlements = [set(x) for x in s.settlements]
-    c.supply = list(s.supply)
-    c.gold = list(s.gold)
-    c.tiles_left = dict(s.tiles_left)
-    c.held = [[dict(t) for t in tiles] for tiles in s.held]
-    c.taken_from = [set(x) for x in s.taken_from]
-    c.draw_pile = list(s.draw_pile)
-    c.discard = list(s.discard)
-    c.removed = list(s.removed)
-    c.face_up = list(s.face_up)
-    c.hands = [list(h) for h in s.hands]
-    c.start_player = s.start_player
-    c.active = s.active
-    c.turns = list(s.turns)
-    c.card = s.card
-    c.phase = s.phase
-    c.placed = s.placed
-    c.cut_short = s.cut_short
-    c.card_gone_at_start = s.card_gone_at_start
-    c.pending = [dict(p) for p in s.pending]
-    c.end_triggered = s.end_triggered
-    c.outcome = s.outcome
-    c.nomad_tiles = dict(s.nomad_tiles)
-    c.nomad_held = [[dict(t) for t in tiles] for tiles in s.nomad_held]
-    c.walls = set(s.walls)
-    c.walls_left = s.walls_left
-    c.earned = [dict(e) for e in s.earned]
-    c.action = _copy_action(s.action)
-    c.outpost_armed = s.outpost_armed
-    c.mandatory_hexes = list(s.mandatory_hexes)
-    c.tasks = s.tasks  # never mutated after setup
-    c.warriors = [list(w) for w in s.warriors]
-    c.wagon = list(s.wagon)
-    c.ship = list(s.ship)
-    c.city_hall = [list(x) for x in s.city_hall]
-    c.guarded = set(s.guarded)
-    c.undo = list(s.undo)  # the copies are never changed once kept
-    return c
-
-
-def _copy_action(action: dict[str, Any] | None) -> dict[str, Any] | None:
-    if action is None:
-        return None
-    copied = dict(action)
-    if "victims" in copied:
-        copied["victims"] = list(copied["victims"])
-    return copied
+from games.rules.kingdom_builder.state import EXPANSION_DEFAULTS, State, copy_action, copy_state
 
 
 def dump(s: State) -> dict[str, Any]:
@@ -114,7 +57,7 @@ def dump(s: State) -> dict[str, Any]:
             "walls": sorted(s.walls),
             "walls_left": s.walls_left,
             "earned": [dict(e) for e in s.earned],
-            "action": _copy_action(s.action),
+            "action": copy_action(s.action),
             "outpost_armed": s.outpost_armed,
             "mandatory_hexes": list(s.mandatory_hexes),
             "tasks": list(s.tasks),
@@ -170,7 +113,7 @@ def load(data: dict[str, Any]) -> State:
     s.walls = set(extra.get("walls", []))
     s.walls_left = extra.get("walls_left", 0)
     s.earned = [dict(e) for e in extra.get("earned", [{}] * n)]
-    s.action = _copy_action(extra.get("action"))
+    s.action = copy_action(extra.get("action"))
     s.outpost_armed = extra.get("outpost_armed", False)
     s.mandatory_hexes = list(extra.get("mandatory_hexes", []))
     s.tasks = list(extra.get("tasks", []))

@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules.base import Event
+from games.rules.kingdom_builder import undo
 from games.rules.kingdom_builder.board import SIZE, Board, assemble
 from games.rules.kingdom_builder.expansion_events import EXPANSION_EVENTS, hex_at, mark_used
 from games.rules.kingdom_builder.placement import EMPTY
 
 SETTLEMENTS_EACH = 40
 STONE_WALLS = 25  # Nomads: in total, for everybody
-WARRIORS_EACH = 2  # Crossroads
 # Options added with the expansions: games set up before them lack these keys.
 EXPANSION_DEFAULTS: dict[str, Any] = {
     "undo": False,  # tables before undo existed lack it
@@ -204,6 +204,63 @@ def new_state(event: Event) -> State:
     return s
 
 
+def copy_state(s: State) -> State:
+    c = State()
+    c.options = s.options  # never mutated after setup
+    c.players = s.players
+    c.layout = s.layout
+    c.board = s.board
+    c.cards = s.cards
+    c.owner = list(s.owner)
+    c.settlements = [set(x) for x in s.settlements]
+    c.supply = list(s.supply)
+    c.gold = list(s.gold)
+    c.tiles_left = dict(s.tiles_left)
+    c.held = [[dict(t) for t in tiles] for tiles in s.held]
+    c.taken_from = [set(x) for x in s.taken_from]
+    c.draw_pile = list(s.draw_pile)
+    c.discard = list(s.discard)
+    c.removed = list(s.removed)
+    c.face_up = list(s.face_up)
+    c.hands = [list(h) for h in s.hands]
+    c.start_player = s.start_player
+    c.active = s.active
+    c.turns = list(s.turns)
+    c.card = s.card
+    c.phase = s.phase
+    c.placed = s.placed
+    c.cut_short = s.cut_short
+    c.card_gone_at_start = s.card_gone_at_start
+    c.pending = [dict(p) for p in s.pending]
+    c.end_triggered = s.end_triggered
+    c.outcome = s.outcome
+    c.nomad_tiles = dict(s.nomad_tiles)
+    c.nomad_held = [[dict(t) for t in tiles] for tiles in s.nomad_held]
+    c.walls = set(s.walls)
+    c.walls_left = s.walls_left
+    c.earned = [dict(e) for e in s.earned]
+    c.action = copy_action(s.action)
+    c.outpost_armed = s.outpost_armed
+    c.mandatory_hexes = list(s.mandatory_hexes)
+    c.tasks = s.tasks  # never mutated after setup
+    c.warriors = [list(w) for w in s.warriors]
+    c.wagon = list(s.wagon)
+    c.ship = list(s.ship)
+    c.city_hall = [list(x) for x in s.city_hall]
+    c.guarded = set(s.guarded)
+    c.undo = list(s.undo)  # the copies are never changed once kept
+    return c
+
+
+def copy_action(action: dict[str, Any] | None) -> dict[str, Any] | None:
+    if action is None:
+        return None
+    copied = dict(action)
+    if "victims" in copied:
+        copied["victims"] = list(copied["victims"])
+    return copied
+
+
 def _held_of(s: State, seat: int, location: int) -> dict[str, Any] | None:
     for tile in s.held[seat]:
         if tile["location"] == location:
@@ -216,10 +273,6 @@ def evolve(s: State | None, event: Event) -> State:
     if s is None or kind == "game_set_up":
         return new_state(event)
     if s.options["undo"]:
-        # Imported here: snapshot (copy_state) imports this module.
-        from games.rules.kingdom_builder import undo
-        from games.rules.kingdom_builder.snapshot import copy_state
-
         s = undo.fold(s, event, copy_state)
         if kind == undo.MOVE_UNDONE:
             return s

@@ -13,8 +13,9 @@ from games.rules.base import Outcome
 from games.rules.kingdom_builder import turn
 from games.rules.kingdom_builder.board import coords
 from games.rules.kingdom_builder.cards import CARD_NAMES
+from games.rules.kingdom_builder.crossroads_locations import WARRIORS_EACH
 from games.rules.kingdom_builder.nomads import NOMAD_TILE_NAMES
-from games.rules.kingdom_builder.state import WARRIORS_EACH, State
+from games.rules.kingdom_builder.state import State
 from games.rules.kingdom_builder.tasks import TASK_NAMES, TASKS
 from games.rules.kingdom_builder.terrain import TERRAIN_NAMES
 from games.rules.kingdom_builder.tiles import TILE_NAMES

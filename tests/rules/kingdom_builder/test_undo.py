@@ -9,7 +9,8 @@ import random
 import pytest
 
 from games.rules.base import IllegalCommand
-from games.rules.kingdom_builder.snapshot import copy_state, determinize, dump, load
+from games.rules.kingdom_builder.snapshot import determinize, dump, load
+from games.rules.kingdom_builder.state import copy_state
 from tests.rules.kingdom_builder.helpers import RULESET, new_game
 
 UNDO = {"type": "undo"}
