@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.db import connections
 
 from games import fanout, publish, selectors, socket_commands
 from games.api.errors import BUSY, SERVER_ERROR, pool_exhausted
@@ -116,7 +117,12 @@ class GameConsumer(GuardedJsonConsumer):
 
     @in_worker_thread
     def _submit(self, content: dict[str, Any]) -> dict[str, Any]:
-        return socket_commands.submit(self.game_id, self.scope.get("user"), content)
+        try:
+            return socket_commands.submit(self.game_id, self.scope.get("user"), content)
+        finally:
+            # Back to the pool at once: a worker thread may idle long after the move
+            # (close_old_connections leaves it open under the test runner, for one).
+            connections.close_all()
 
     @database_sync_to_async
     def _head(self) -> int:
