@@ -193,7 +193,9 @@ def test_two_processes_alternating_moves_never_serve_a_stale_state(
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=writer, args=(me,)) for me in (0, 1)]
+    # Daemon threads: a writer left waiting for a turn that never comes (the other one
+    # failed) must not keep the test run from ending.
+    threads = [threading.Thread(target=writer, args=(me,), daemon=True) for me in (0, 1)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -244,7 +246,7 @@ def _behind_a_held_lock(game: Game, first: dict, second: dict) -> tuple[Any, Any
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=holder), threading.Thread(target=waiter)]
+    threads = [threading.Thread(target=t, daemon=True) for t in (holder, waiter)]
     for thread in threads:
         thread.start()
     for thread in threads:
