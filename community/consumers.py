@@ -10,9 +10,9 @@ from django.contrib.auth import get_user_model
 from community import publish, selectors, services
 from games import publish as game_publish
 from games import selectors as game_selectors
+from games.api.throttling import refuse_if_throttled
 from games.errors import ServiceError
 from games.socket_input import GuardedJsonConsumer
-from players import throttles
 
 
 class ChatConsumer(GuardedJsonConsumer):
@@ -77,7 +77,7 @@ class ChatConsumer(GuardedJsonConsumer):
     def _say(self, body: Any) -> None:
         user = self._user()
         if user is not None:  # the same limit as posting through the REST API
-            throttles.refuse_if_throttled("chat", user)
+            refuse_if_throttled("chat", user)
         services.chat_post(game_id=self.game_id, user=user, body=body)
 
     @database_sync_to_async

@@ -15,13 +15,11 @@ seat whose player has left.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
-
-from rest_framework.settings import api_settings
 
 from games import services
 from games.api.serializers import CommandSerializer
+from games.api.throttling import refuse_if_throttled
 from games.errors import Forbidden, ServiceError
 
 THROTTLE_SCOPE = "commands"
@@ -36,7 +34,7 @@ def submit(game_id: str, user: Any, message: dict[str, Any]) -> dict[str, Any]:
     if not body.is_valid():
         field, problems = next(iter(body.errors.items()))
         raise ServiceError("invalid", f"{field}: {problems[0]}", fields=body.errors)
-    _refuse_if_throttled(user)
+    refuse_if_throttled(THROTTLE_SCOPE, user)
     result = services.game_submit(
         game_id=game_id,
         user=user,
@@ -45,19 +43,3 @@ def submit(game_id: str, user: Any, message: dict[str, Any]) -> dict[str, Any]:
         expected_seq=body.validated_data.get("expected_seq"),
     )
     return {"head_seq": result.head_seq, "replayed": result.replayed}
-
-
-def _refuse_if_throttled(user: Any) -> None:
-    """The "commands" rate limit, as the REST endpoint applies it."""
-    request = SimpleNamespace(method="POST", user=user, META={})
-    view = SimpleNamespace(throttle_scope=THROTTLE_SCOPE)
-    for throttle_class in api_settings.DEFAULT_THROTTLE_CLASSES:
-        throttle = throttle_class()
-        if not throttle.allow_request(request, view):
-            wait = max(1, round(throttle.wait() or 1))
-            raise ServiceError(
-                "throttled",
-                f"Too many requests: try again in {wait} seconds.",
-                429,
-                retry_after=wait,
-            )

@@ -16,8 +16,6 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from games.errors import ServiceError
-
 PER_ADDRESS = {"signup", "login"}
 
 
@@ -50,8 +48,8 @@ class ScopedWriteThrottle(SimpleRateThrottle):
 
 
 def wait_seconds(scope: str, request: Any) -> int | None:
-    """Count one write in ``scope`` outside DRF (the login and sign-up pages, the chat
-    socket): the seconds to wait when over the limit, else None. ``request`` needs
+    """Count one write in ``scope`` outside DRF (the login and sign-up pages; sockets use
+    games.api.throttling): the seconds to wait when over the limit, else None. ``request`` needs
     ``user`` and ``META``."""
     throttle = ScopedWriteThrottle()
     allowed = throttle.allow_request(
@@ -59,12 +57,3 @@ def wait_seconds(scope: str, request: Any) -> int | None:
         SimpleNamespace(throttle_scope=scope),
     )
     return None if allowed else max(1, round(throttle.wait() or 1))
-
-
-def refuse_if_throttled(scope: str, user: Any) -> None:
-    """A socket's writes (chat): ``ServiceError("throttled")`` (429) when over the limit."""
-    wait = wait_seconds(scope, SimpleNamespace(user=user, META={}))
-    if wait is not None:
-        raise ServiceError(
-            "throttled", f"Too many requests: try again in {wait} seconds.", 429, retry_after=wait
-        )

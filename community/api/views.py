@@ -7,8 +7,6 @@ Kicking a seat changes the game: that view calls games' write path.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -26,16 +24,11 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.api import responses as game_answers
 from games.api import serializers as game_serializers
+from games.api import shortcuts
 from games.api.pagination import OffsetPages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE_ONE, WRITE_TABLE, errors
 from games.errors import NotFound
-
-
-def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _player(username: str) -> AbstractBaseUser:
@@ -51,11 +44,6 @@ def _page_parameters(pages: type[OffsetPages]) -> list[OpenApiParameter]:
         OpenApiParameter("limit", int, description=limit),
         OpenApiParameter("offset", int, description="items to skip (default 0)"),
     ]
-
-
-def _detail(request: Request, game_id: str, status: int = 200) -> Response:
-    game = game_selectors.get_game(game_id)
-    return Response(game_selectors.table_detail(game, request.user), status=status)
 
 
 # ---- chat -----------------------------------------------------------------------------
@@ -74,7 +62,7 @@ class TableChat(APIView):
         responses={201: answers.ChatMessageSerializer, **WRITE_ONE, **errors(429)},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.ChatPostSerializer, request.data)
+        body = shortcuts.valid(serializers.ChatPostSerializer, request.data)
         message = services.chat_post(game_id=game_id, user=request.user, body=body["body"])
         return Response(selectors.chat_message_json(message), status=201)
 
@@ -87,7 +75,7 @@ class ChatReport(APIView):
         responses={201: answers.REPORT_FILED, **WRITE_ONE},
     )
     def post(self, request: Request, message_id: int) -> Response:
-        body = _valid(serializers.ReportSerializer, request.data)
+        body = shortcuts.valid(serializers.ReportSerializer, request.data)
         report = services.chat_report(
             message_id=message_id, user=request.user, reason=body["reason"]
         )
@@ -105,7 +93,7 @@ class ChatHide(_Moderation):
         responses={200: answers.MESSAGE_HIDDEN, **WRITE_ONE},
     )
     def post(self, request: Request, message_id: int) -> Response:
-        body = _valid(game_serializers.ReasonSerializer, request.data)
+        body = shortcuts.valid(game_serializers.ReasonSerializer, request.data)
         message = services.message_hide(
             message_id=message_id, moderator=request.user, reason=body["reason"]
         )
@@ -118,14 +106,14 @@ class TableKick(_Moderation):
         responses={200: game_answers.TableDetailSerializer, **WRITE_TABLE},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.KickSerializer, request.data)
+        body = shortcuts.valid(serializers.KickSerializer, request.data)
         game_services.player_kick(
             game_id=game_id,
             moderator=request.user,
             player=_player(body["username"]),
             reason=body["reason"],
         )
-        return _detail(request, game_id)
+        return shortcuts.table_detail(request, game_id)
 
 
 class PlayerMute(_Moderation):
@@ -134,7 +122,7 @@ class PlayerMute(_Moderation):
         responses={201: answers.MUTED, **WRITE_ONE},
     )
     def post(self, request: Request, username: str) -> Response:
-        body = _valid(serializers.MuteSerializer, request.data)
+        body = shortcuts.valid(serializers.MuteSerializer, request.data)
         mute = services.player_mute(
             player=_player(username),
             moderator=request.user,
@@ -151,7 +139,7 @@ class PlayerUnmute(_Moderation):
         responses={200: answers.UNMUTED, **WRITE_ONE},
     )
     def post(self, request: Request, username: str) -> Response:
-        body = _valid(game_serializers.ReasonSerializer, request.data)
+        body = shortcuts.valid(game_serializers.ReasonSerializer, request.data)
         lifted = services.player_unmute(
             player=_player(username), moderator=request.user, reason=body["reason"]
         )
@@ -164,7 +152,7 @@ class PlayerBan(_Moderation):
         responses={200: answers.BANNED, **WRITE_ONE},
     )
     def post(self, request: Request, username: str) -> Response:
-        body = _valid(game_serializers.ReasonSerializer, request.data)
+        body = shortcuts.valid(game_serializers.ReasonSerializer, request.data)
         kicks = services.account_ban(
             player=_player(username), moderator=request.user, reason=body["reason"]
         )
@@ -177,7 +165,7 @@ class PlayerUnban(_Moderation):
         responses={200: answers.UNBANNED, **WRITE_ONE},
     )
     def post(self, request: Request, username: str) -> Response:
-        body = _valid(game_serializers.ReasonSerializer, request.data)
+        body = shortcuts.valid(game_serializers.ReasonSerializer, request.data)
         services.account_unban(
             player=_player(username), moderator=request.user, reason=body["reason"]
         )
@@ -212,7 +200,7 @@ class ReportClose(_Moderation):
         responses={200: answers.REPORT_CLOSED, **WRITE_TABLE},
     )
     def post(self, request: Request, report_id: int) -> Response:
-        body = _valid(serializers.NoteSerializer, request.data)
+        body = shortcuts.valid(serializers.NoteSerializer, request.data)
         report = services.report_close(
             report_id=report_id, moderator=request.user, resolved=self.resolved, note=body["note"]
         )

@@ -5,29 +5,16 @@ They translate HTTP to services (writes) and selectors (reads), nothing more.
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import clocks, selectors, services
+from games import clocks, services
 from games.api import responses as answers
-from games.api import serializers
+from games.api import serializers, shortcuts
 from games.api.responses import READ, WRITE_TABLE
-
-
-def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
-def _detail(request: Request, game_id: str, status: int = 200) -> Response:
-    game = selectors.get_game(game_id)
-    return Response(selectors.table_detail(game, request.user), status=status)
 
 
 # ---- clocks ---------------------------------------------------------------------------
@@ -58,9 +45,9 @@ class TableSkip(APIView):
         responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.SeatSerializer, request.data)
+        body = shortcuts.valid(serializers.SeatSerializer, request.data)
         services.game_skip(game_id=game_id, user=request.user, seat=body["seat"])
-        return _detail(request, game_id)
+        return shortcuts.table_detail(request, game_id)
 
 
 class TableExpel(APIView):
@@ -71,6 +58,6 @@ class TableExpel(APIView):
         responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.SeatSerializer, request.data)
+        body = shortcuts.valid(serializers.SeatSerializer, request.data)
         services.game_expel(game_id=game_id, user=request.user, seat=body["seat"])
-        return _detail(request, game_id)
+        return shortcuts.table_detail(request, game_id)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
@@ -12,7 +10,7 @@ from rest_framework.views import APIView
 
 from games import selectors, services
 from games.api import responses as answers
-from games.api import serializers
+from games.api import serializers, shortcuts
 from games.api.pagination import TablePages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE, WRITE_ONE, WRITE_TABLE, errors
@@ -22,12 +20,6 @@ from games.rules import all_rulesets
 from games.rules.kingdom_builder.board import board_data
 from games.rules.kingdom_builder.opening import section_label
 from games.services import moderation
-
-
-def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _parse_int(value: str | None, name: str, default: int) -> int:
@@ -109,7 +101,7 @@ class TableList(APIView):
         responses={201: answers.TableDetailSerializer, **WRITE},
     )
     def post(self, request: Request) -> Response:
-        body = _valid(serializers.TableCreateSerializer, request.data)
+        body = shortcuts.valid(serializers.TableCreateSerializer, request.data)
         game = services.table_create(user=request.user, **body)
         return Response(selectors.table_detail(game, request.user), status=201)
 
@@ -124,8 +116,7 @@ class _TableAction(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     def done(self, request: Request, game_id: str, status: int = 200) -> Response:
-        game = selectors.get_game(game_id)
-        return Response(selectors.table_detail(game, request.user), status=status)
+        return shortcuts.table_detail(request, game_id, status)
 
 
 class TableJoin(_TableAction):
@@ -155,7 +146,7 @@ class TableBots(_TableAction):
         responses={201: answers.TableDetailSerializer, **WRITE_TABLE},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.BotAddSerializer, request.data)
+        body = shortcuts.valid(serializers.BotAddSerializer, request.data)
         services.bot_add(game_id=game_id, user=request.user, level=body["level"])
         return self.done(request, game_id, 201)
 
@@ -182,7 +173,7 @@ class TableAbort(_TableAction):
         responses={200: answers.TableDetailSerializer, **WRITE_TABLE},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.AbortSerializer, request.data)
+        body = shortcuts.valid(serializers.AbortSerializer, request.data)
         services.game_abort(game_id=game_id, staff_user=request.user, reason=body["reason"])
         return self.done(request, game_id)
 
@@ -198,7 +189,7 @@ class TableDisconnect(_TableAction):
         responses={200: answers.DISCONNECTED, **WRITE_ONE},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.ReasonSerializer, request.data)
+        body = shortcuts.valid(serializers.ReasonSerializer, request.data)
         moderation.streams_close(game_id=game_id, moderator=request.user, reason=body["reason"])
         return Response({"closed": True})
 
@@ -218,7 +209,7 @@ class TableCommands(_TableAction):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        body = _valid(serializers.CommandSerializer, request.data)
+        body = shortcuts.valid(serializers.CommandSerializer, request.data)
         result = services.game_submit(
             game_id=game_id,
             user=request.user,

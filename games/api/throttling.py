@@ -1,0 +1,29 @@
+"""The API's rate limits applied to a socket's writes (a move, a chat line): the same
+configured DRF throttles (``DEFAULT_THROTTLE_CLASSES``) and scopes as the REST views, so
+a socket is never a way around them."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from rest_framework.settings import api_settings
+
+from games.errors import ServiceError
+
+
+def refuse_if_throttled(scope: str, user: Any) -> None:
+    """Count one write of ``user`` in ``scope``: ``ServiceError("throttled")`` (429, with
+    ``retry_after``) when over the limit."""
+    request = SimpleNamespace(method="POST", user=user, META={})
+    view = SimpleNamespace(throttle_scope=scope)
+    for throttle_class in api_settings.DEFAULT_THROTTLE_CLASSES:
+        throttle = throttle_class()
+        if not throttle.allow_request(request, view):
+            wait = max(1, round(throttle.wait() or 1))
+            raise ServiceError(
+                "throttled",
+                f"Too many requests: try again in {wait} seconds.",
+                429,
+                retry_after=wait,
+            )
