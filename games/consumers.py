@@ -1,9 +1,11 @@
 """WebSocket consumers: the game stream and the lobby stream (chat: community).
 
-A group message only says "the head moved"; each consumer then sends the events after the
-last seq it sent, redacted for its own viewer (computed once per audience and head in the
-process: games/fanout.py), so nothing secret crosses the channel layer and a dropped
-message is made good by the next one (or by the client asking by seq).
+A move's group message carries every audience's update, computed once by the writer
+(games/pushed_news.py): a consumer sends its own audience's part. Without it (other
+writes, a missed message) the consumer sends the events after the last seq it sent,
+redacted for its own viewer (computed once per audience and head in the process:
+games/fanout.py). A dropped message is made good by the next one (or by the client
+asking by seq).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from django.db import connections
 
-from games import fanout, publish, selectors, socket_commands
+from games import fanout, publish, pushed_news, selectors, socket_commands
 from games.api.errors import BUSY, SERVER_ERROR, pool_exhausted
 from games.errors import ServiceError
 from games.socket_input import GuardedJsonConsumer
@@ -108,8 +110,18 @@ class GameConsumer(GuardedJsonConsumer):
 
     async def game_advanced(self, message: dict[str, Any]) -> None:
         head = message.get("head", 0)
-        if head > self.sent_seq:
+        if head <= self.sent_seq:
+            return
+        pushed = message.get("pushed")
+        news = (
+            None
+            if pushed is None
+            else pushed_news.news_of(self.game_id, pushed, head, self.user_id, self.sent_seq)
+        )
+        if news is None:
             await self._send_news(head=head)
+        else:
+            await self._deliver(news)
 
     async def game_closed(self, message: dict[str, Any]) -> None:
         """Server-side close (moderation, tests of client recovery)."""
@@ -138,6 +150,9 @@ class GameConsumer(GuardedJsonConsumer):
         )
         if news is None:
             news = await self._news(head, fresh)
+        await self._deliver(news)
+
+    async def _deliver(self, news: fanout.News) -> None:
         self.seat = news.seat
         if news.frame is not None:
             await self.send(text_data=news.frame)

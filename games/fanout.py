@@ -195,14 +195,7 @@ def read_game_and_seats(game_id: uuid.UUID | str) -> tuple[Game, list[SeatRow]]:
 
 def read_events(game: Game, after: int, upto: int) -> list[GameEvent]:
     """The events after seq ``after`` up to ``upto`` (at most ``MAX_EVENTS``), in order."""
-    statement = _head_statement(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(statement.events_sql, [statement.game_key(game.pk), after, upto])
-        rows = cursor.fetchall()
-    events = [statement.event.make(row, 0) for row in rows]
-    for event in events:
-        event.game = game
-    return events
+    return store.events_between(game, after, upto, limit=MAX_EVENTS)
 
 
 class _HeadStatement:
@@ -220,11 +213,6 @@ class _HeadStatement:
             f"LEFT JOIN {quote(SeatRow._meta.db_table)} s ON s.game_id = g.id "
             f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.id = s.user_id "
             "WHERE g.id = %s"
-        )
-        self.event = Columns(GameEvent, "e")
-        self.events_sql = (
-            f"SELECT {', '.join(self.event.sql)} FROM {quote(GameEvent._meta.db_table)} e "
-            f"WHERE e.game_id = %s AND e.seq > %s AND e.seq <= %s ORDER BY e.seq LIMIT {MAX_EVENTS}"
         )
 
     @staticmethod
@@ -270,11 +258,22 @@ def _caught_up(current: Head, previous: Head) -> tables.TableState | None:
 
 
 def _update(current: Head, table: tables.TableState, seat: Seat) -> dict[str, Any]:
-    # The view and the legal commands are encoded at once: the state goes back to the
-    # cache, where a writer may take and change it, and a view may share parts of it.
-    game = current.game
+    return update_of(current.game, current.rows, current.names, table, seat)
+
+
+def update_of(
+    game: Game,
+    rows: list[GameEvent],
+    names: dict[int, str],
+    table: tables.TableState,
+    seat: Seat,
+) -> dict[str, Any]:
+    """One audience's update at ``game``'s head: ``rows`` redacted for ``seat``, its view
+    and its legal commands (JSON). The view and the legal commands are encoded at once:
+    the state goes back to the cache, where a writer may take and change it, and a view
+    may share parts of it."""
     return {
-        "events": selectors.redacted_events(game, current.rows, seat, current.names),
+        "events": selectors.redacted_events(game, rows, seat, names),
         "view": encode(selectors.view_of(game, table, seat)),
         "legal": encode(selectors.legal_in(game, table, seat)),
     }
@@ -307,16 +306,21 @@ def _frame(current: Head, seat: Seat, sent_seq: int, fresh: bool) -> News:
         return News(seat, None, None)
     frame = None if fresh else current.frames.get(key)
     if frame is None:
-        # Spliced from parts encoded once per audience; server_time_ms is for the clocks.
-        frame = (
-            f'{{"type":"events","events":{encode(events)},"head":{current.seq},'
-            f'"view":{update["view"]},"status":{encode(current.game.status)},'
-            f'"legal":{update["legal"]},"your_seat":{encode(seat)},'
-            f'"server_time_ms":{clocks.ms_of(timezone.now())}}}'
-        )
+        frame = splice(events, current.seq, current.game.status, update, seat)
         if not fresh:
             current.frames[key] = frame
     return News(seat, frame, last_seq)
+
+
+def splice(events: list[dict], head: int, status: str, update: dict[str, Any], seat: Seat) -> str:
+    """A socket's frame, spliced from the parts encoded once per audience (the view and
+    the legal commands are JSON already); server_time_ms is for the clocks."""
+    return (
+        f'{{"type":"events","events":{encode(events)},"head":{head},'
+        f'"view":{update["view"]},"status":{encode(status)},'
+        f'"legal":{update["legal"]},"your_seat":{encode(seat)},'
+        f'"server_time_ms":{clocks.ms_of(timezone.now())}}}'
+    )
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -1,9 +1,10 @@
 """Telling live connections that something changed (called after commit only).
 
-Messages carry no game data, only the new head seq (chat: community/publish.py): each
-consumer then reads the events after its own last seq through the one redaction path.
-A lost message costs nothing but latency: the next one (or the client's gap check)
-catches up by seq.
+A game's message carries its new head seq and, from the write path, every audience's
+update, redacted and viewed by the one read path (games/pushed_news.py); a consumer
+that cannot use it reads the events after its own last seq (games/fanout.py). A lost
+message costs nothing but latency: the next one (or the client's gap check) catches
+up by seq.
 """
 
 from __future__ import annotations
@@ -48,8 +49,12 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
         log.exception("could not publish to %s", group)
 
 
-def game_advanced(game_id: uuid.UUID, head_seq: int) -> None:
-    send_to_group(game_group(game_id), {"type": "game.advanced", "head": head_seq})
+def game_advanced(game_id: uuid.UUID, head_seq: int, pushed: dict[str, Any] | None = None) -> None:
+    """``pushed``: the write's updates for every audience (games/pushed_news.py)."""
+    message: dict[str, Any] = {"type": "game.advanced", "head": head_seq}
+    if pushed is not None:
+        message["pushed"] = pushed
+    send_to_group(game_group(game_id), message)
 
 
 def lobby_changed(game_id: uuid.UUID) -> None:

@@ -1,7 +1,8 @@
 """The event store: load a game's table state, append events under its lock, hash chain.
 
 Loading never replays a whole long game per command: the process keeps the state at the
-head seq of recently used games, and otherwise starts from the latest snapshot. A
+head seq of recently used games (bringing it up by the few events another process wrote
+since), and otherwise starts from the latest snapshot. A
 snapshot is written every ``SNAPSHOT_EVERY`` events and when the game ends, each with the
 server's signature of the log's head there (a checkpoint, games/signing.py).
 """
@@ -28,6 +29,7 @@ from games import signing
 from games import table as tables
 from games.chain import GENESIS, record_hash
 from games.models import Game, GameEvent, Snapshot
+from games.rows import Columns
 from games.rules import get_ruleset
 from games.rules.base import Event, Ruleset
 
@@ -50,6 +52,15 @@ class _StateCache:
                 return None
             del self._entries[game_id]
             return entry[1]
+
+    def take_behind(self, game_id: uuid.UUID, seq: int) -> tuple[int, tables.TableState] | None:
+        """Remove and return the state held at ``seq`` or before it, with its seq."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None or entry[0] > seq:
+                return None
+            del self._entries[game_id]
+            return entry
 
     def put(self, game_id: uuid.UUID, seq: int, table: tables.TableState) -> None:
         with self._lock:
@@ -112,12 +123,49 @@ def _load_from_snapshot(game: Game, ruleset: Ruleset) -> tables.TableState:
 
 
 def load_table(game: Game) -> tables.TableState:
-    """A table state at ``game.head_seq`` that the caller owns and may mutate."""
+    """A table state at ``game.head_seq`` that the caller owns and may mutate.
+
+    A state the process holds a few events behind the head (another process wrote them:
+    players of one table often reach different processes) is brought up by folding
+    those events, read in one statement, rather than reloaded from the snapshot."""
     ruleset = get_ruleset(game.ruleset)
-    table = state_cache.take(game.id, game.head_seq)
-    if table is None:
-        table = _load_from_snapshot(game, ruleset)
-    return table
+    held = state_cache.take_behind(game.id, game.head_seq)
+    if held is not None:
+        seq, table = held
+        if seq == game.head_seq:
+            return table
+        if game.head_seq - seq <= settings.SNAPSHOT_EVERY:
+            for row in events_between(game, seq, game.head_seq):
+                table = tables.apply(ruleset, table, to_event(row))
+            return table
+    return _load_from_snapshot(game, ruleset)
+
+
+def events_between(game: Game, after: int, upto: int, limit: int | None = None) -> list[GameEvent]:
+    """The events after seq ``after`` up to ``upto`` (at most ``limit``), in order, from
+    a statement written once (games/rows.py): the hot paths' read of new events."""
+    columns, sql = _events_statement(connection.vendor)
+    if limit is not None:
+        sql = f"{sql} LIMIT {int(limit)}"
+    key = Game._meta.pk.get_db_prep_value(game.pk, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key, after, upto])
+        rows = cursor.fetchall()
+    events = [columns.make(row, 0) for row in rows]
+    for event in events:
+        event.game = game
+    return events
+
+
+@lru_cache(maxsize=4)
+def _events_statement(vendor: str) -> tuple[Columns, str]:
+    columns = Columns(GameEvent, "e")
+    table = connection.ops.quote_name(GameEvent._meta.db_table)
+    sql = (
+        f"SELECT {', '.join(columns.sql)} FROM {table} e "
+        "WHERE e.game_id = %s AND e.seq > %s AND e.seq <= %s ORDER BY e.seq"
+    )
+    return columns, sql
 
 
 @contextmanager

@@ -56,15 +56,13 @@ def refuse(request: HttpRequest) -> HttpResponse | None:
     if request.method not in BODY_METHODS:
         return None
     limit = getattr(settings, "API_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)
-    too_large = json_error("too_large", f"A request body holds at most {limit} bytes.", 413)
     try:
-        if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
-            return too_large
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return json_error("bad_request", "Content-Length is not a number.", 400)
+    if declared > limit or len(request.body) > limit:
+        return json_error("too_large", f"A request body holds at most {limit} bytes.", 413)
     body = request.body
-    if len(body) > limit:
-        return too_large
     if not body or "json" not in request.content_type:
         return None
     return _refuse_json(body)

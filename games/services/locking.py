@@ -1,6 +1,7 @@
 """The write path's first statement: lock the game's row and read what a command needs.
 
-One round trip gives the game's row (locked), its seats, the hash of the event at its
+One round trip gives the game's row (locked), its seats with their players' names and
+activity (what the new head's frames are made for: games/fanout.py), the hash of the event at its
 head (the next event's ``prev_hash``) and, for a ``command_id`` the client sent, where
 that id was recorded. The statement never changes, so it is written once here rather
 than built by the ORM per move (building it cost ~1.1 ms of CPU, more than everything
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection
 
@@ -27,7 +29,7 @@ class LockedGame:
     """The game's row, locked, and what a command needs, read in one round trip."""
 
     game: Game
-    seats: list[Seat]
+    seats: list[Seat]  # each with its ``user`` (id, name, is_active) read too
     # The hash of the event at the head (None: read it at append, e.g. before the first).
     head_hash: str | None
     # The seq of the first event recorded under the command's command_id, if any.
@@ -79,11 +81,14 @@ class _Statement:
 
     def __init__(self, lock_of: bool) -> None:
         quote = connection.ops.quote_name
+        users = get_user_model()
         self.game_columns = Columns(Game, "g")
         self.seat_columns = Columns(Seat, "s")
+        self.user_columns = Columns(users, "u", ["id", users.USERNAME_FIELD, "is_active"])
         self.seat_at = len(self.game_columns)  # the seat's id: NULL for a table without seats
+        self.user_at = self.seat_at + len(self.seat_columns)  # NULL for a seat without a user
         events = quote(GameEvent._meta.db_table)
-        columns = [*self.game_columns.sql, *self.seat_columns.sql]
+        columns = [*self.game_columns.sql, *self.seat_columns.sql, *self.user_columns.sql]
         head_hash = f"(SELECT e.hash FROM {events} e WHERE e.game_id = g.id AND e.seq = g.head_seq)"
         recorded = f"(SELECT e.seq FROM {events} e WHERE e.game_id = g.id AND e.command_id = %s)"
         lock = " FOR UPDATE OF g" if lock_of else ""
@@ -91,6 +96,7 @@ class _Statement:
             f"SELECT {', '.join([*columns, head_hash, recorded_seq])} "
             f"FROM {quote(Game._meta.db_table)} g "
             f"LEFT JOIN {quote(Seat._meta.db_table)} s ON s.game_id = g.id "
+            f"LEFT JOIN {quote(users._meta.db_table)} u ON u.id = s.user_id "
             f"WHERE g.id = %s{lock}"
             for recorded_seq in ("NULL", recorded)
         )
@@ -107,6 +113,8 @@ class _Statement:
     def seat(self, row: tuple, game: Game) -> Seat:
         seat = self.seat_columns.make(row, self.seat_at)
         seat.game = game
+        if row[self.user_at] is not None:
+            seat.user = self.user_columns.make(row, self.user_at)
         return seat
 
 

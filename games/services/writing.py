@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import clocks, publish, signals, store
+from games import clocks, publish, pushed_news, signals, store
 from games import table as tables
 from games.errors import Conflict, NotFound, ServiceError, from_illegal
 from games.models import Game, GameEvent, Seat
@@ -65,14 +65,16 @@ def after_commit(
     lobby: bool = False,
     bots: bool = False,
     bot_turns: list[tuple[int, str]] | None = None,
+    pushed: dict[str, Any] | None = None,
 ) -> None:
-    """Publish the new head after commit; ``bots``: have the bot turns found and
-    scheduled then (queries); ``bot_turns``: have these (seat, level), found under the
-    lock, scheduled (both through ``signals.bot_turns_due``, which the bots app serves)."""
+    """Publish the new head after commit (with ``pushed``: every audience's update,
+    games/pushed_news.py); ``bots``: have the bot turns found and scheduled then
+    (queries); ``bot_turns``: have these (seat, level), found under the lock, scheduled
+    (both through ``signals.bot_turns_due``, which the bots app serves)."""
     game_id, head = game.id, game.head_seq
 
     def notify() -> None:
-        steps = [lambda: publish.game_advanced(game_id, head)]
+        steps = [lambda: publish.game_advanced(game_id, head, pushed)]
         if lobby:
             steps.append(lambda: publish.lobby_changed(game_id))
         if bots:
@@ -191,14 +193,16 @@ def decide_and_append(
     except IntegrityError as exc:  # a racing duplicate command_id on SQLite
         raise Conflict("duplicate_command", "This command was already recorded.") from exc
     if seats is None:
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user"))
     record_departures(game, events, seats)
     if game.status == Game.Status.FINISHED:
         # Inside the transaction: the ratings are recorded with the finishing event.
         signals.game_finished.send(sender=Game, game=game, table=table)
     levels = {s.number: s.bot_level for s in seats if s.bot_level and s.number is not None}
     bot_turns = tables.bots_to_act(rules, table, levels, TAKEOVER_LEVEL)
-    after_commit(game, lobby=table.over, bot_turns=bot_turns)
+    # Before the state goes to the cache at commit (where another writer may take it).
+    pushed = pushed_news.for_head(game, seats, rows, table) if rows else None
+    after_commit(game, lobby=table.over, bot_turns=bot_turns, pushed=pushed)
     return Submitted(events=rows, head_seq=game.head_seq, game=game, seats=seats)
 
 

@@ -16,15 +16,15 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from community import services as community_services
-from games import selectors, services, store
+from games import pushed_news, selectors, services, store
 from games import table as tables
 from games.routing import websocket_urlpatterns
 from tests.games.helpers import humans_game, make_moderator, play_out, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 app = URLRouter(websocket_urlpatterns)
-# Reads of one move's fan-out in a process, whatever the number of sockets: the game
-# row, its seats (with the accounts' names and activity), the new events.
+# Reads of one move's fan-out in a process on the read path, whatever the number of
+# sockets: the game row, its seats (with the accounts' names and activity), the new events.
 FANOUT_QUERIES_PER_MOVE = 3
 
 
@@ -173,7 +173,19 @@ def fanout_queries_per_move(game_id, viewers: list, moves: int) -> float:
     return async_to_sync(scenario)()
 
 
-def test_a_moves_fanout_reads_the_same_few_queries_however_many_sockets_watch(make_user):
+def test_a_moves_pushed_frames_cost_the_watching_sockets_no_query(make_user):
+    # The writer computed every audience's update (games/pushed_news.py): the sockets
+    # only splice their frames, however many watch.
+    ana, bob = make_user("ana"), make_user("bob")
+    game = humans_game([ana, bob])
+    assert fanout_queries_per_move(game.id, [ana, bob, AnonymousUser()] * 4, moves=6) == 0
+
+
+def test_without_pushed_frames_a_moves_fanout_reads_the_same_few_queries_however_many_sockets_watch(
+    make_user, monkeypatch
+):
+    # The read path (a head published without updates, a socket that missed one).
+    monkeypatch.setattr(pushed_news, "for_head", lambda *args: None)
     ana, bob = make_user("ana"), make_user("bob")
     few = humans_game([ana, bob])
     many = humans_game([ana, bob])

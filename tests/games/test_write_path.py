@@ -122,6 +122,9 @@ class _CachePerThread:
     def take(self, game_id, seq):
         return self._cache().take(game_id, seq)
 
+    def take_behind(self, game_id, seq):
+        return self._cache().take_behind(game_id, seq)
+
     def put(self, game_id, seq, table) -> None:
         self._cache().put(game_id, seq, table)
 
