@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import json_input
@@ -16,6 +17,17 @@ MAX_MESSAGE_CHARS = 8 * 1024
 
 
 class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``aclose_old_connections`` before every message:
+        a hop to the database thread and back for each socket on each move. These
+        consumers touch the database only through ``database_sync_to_async`` (which
+        closes old connections itself, before and after) or a worker thread that
+        closes its own, never in the event loop."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:

@@ -9,9 +9,12 @@ does not matter to a password guesser); the others per player. A refusal is a 42
 
 from __future__ import annotations
 
+import secrets
 from types import SimpleNamespace
 from typing import Any
 
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+from django.core.cache.backends.redis import RedisCache
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -32,7 +35,35 @@ class ScopedWriteThrottle(SimpleRateThrottle):
             return True
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        backend = caches[DEFAULT_CACHE_ALIAS]  # DRF's ``cache`` is a proxy to it
+        if self.rate is None or not isinstance(backend, RedisCache):
+            return super().allow_request(request, view)
+        self.key = self.get_cache_key(request, view)
+        return self._allow_in_redis(backend)
+
+    def _allow_in_redis(self, backend: RedisCache) -> bool:
+        """DRF's sliding window, kept in a Redis sorted set and counted in one round trip
+        (DRF reads the history and writes it back: two, and concurrent requests of one
+        player may both pass). A refused request is taken out again: it does not count."""
+        key = backend.make_and_validate_key(self.key)
+        client = backend._cache.get_client(key, write=True)
+        self.now = self.timer()
+        entry = f"{self.now:.6f}-{secrets.token_hex(4)}"
+        pipe = client.pipeline(transaction=True)
+        pipe.zremrangebyscore(key, "-inf", self.now - self.duration)
+        pipe.zadd(key, {entry: self.now})
+        pipe.zcard(key)
+        pipe.expire(key, self.duration)
+        count = pipe.execute()[2]
+        if count <= self.num_requests:
+            return True
+        pipe = client.pipeline(transaction=True)
+        pipe.zrem(key, entry)
+        pipe.zrange(key, 0, 0, withscores=True)
+        oldest = pipe.execute()[1]
+        # As DRF's wait() at a refusal: until the oldest request counted leaves the window.
+        self.history = [oldest[0][1] if oldest else self.now] * self.num_requests
+        return False
 
     def get_rate(self) -> str | None:
         # Read at each request (not at import), so a changed setting applies at once.

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from community.models import ChatMessage
 from kingdom.routing import websocket_urlpatterns
+from tests.conftest import needs_redis
 from tests.games.helpers import humans_game
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +150,29 @@ def test_chat_socket_shares_the_chat_limit(make_user, rates):
     assert reply["type"] == "error"
     assert reply["code"] == "throttled" and reply["retry_after"] > 0
     assert ChatMessage.objects.filter(game=game).count() == 1
+
+
+@needs_redis
+def test_concurrent_writes_of_one_player_are_each_counted_once(make_user, rates):
+    # Counted in Redis in one round trip each: requests racing in threads cannot both
+    # read the same history and pass, and the refused ones do not count.
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+
+    from players.throttles import ScopedWriteThrottle
+
+    ana = make_user("ana")
+    rates(commands="5/min")
+    request = SimpleNamespace(method="POST", user=ana, META={})
+    view = SimpleNamespace(throttle_scope="commands")
+    ScopedWriteThrottle.cache.delete(f"throttle:commands:user-{ana.pk}")
+
+    def one(_: int) -> bool:
+        return ScopedWriteThrottle().allow_request(request, view)
+
+    with ThreadPoolExecutor(8) as pool:
+        allowed = list(pool.map(one, range(16)))
+    assert allowed.count(True) == 5
+    refused = ScopedWriteThrottle()
+    assert refused.allow_request(request, view) is False
+    assert 55 <= refused.wait() <= 60
