@@ -4,9 +4,9 @@ the game's lock, so it computes every audience's update once, for every process,
 the group message carries them. A socket then only picks its audience's update and
 splices its frame: no read, no thread, no state in the processes that merely watch.
 
-A socket that missed a message (it has sent less than the batch starts after), a
-viewer the writer did not know, or a head published without updates (the lobby's and
-moderation's writes) takes the read path instead (games/fanout.py ``news``), so a lost
+A spectator's socket, a socket that missed a message (it has sent less than the batch
+starts after), or a head published without updates (the lobby's and moderation's
+writes) takes the read path instead (games/fanout.py ``news``), so a lost
 or partial message still costs latency only.
 """
 
@@ -22,9 +22,8 @@ from games.fanout import News, Seat, splice, update_of
 from games.models import Game, GameEvent
 from games.models import Seat as SeatRow
 
-SPECTATORS = "-"  # the audience key of a viewer without a seat
-# Frames spliced lately, shared by the sockets of one audience in a process (many
-# spectators of one game cost one splice per head).
+# Frames spliced lately, shared by the sockets of one audience in a process (a player
+# with the table open in several tabs costs one splice per head).
 FRAMES_KEPT = 1024
 _frames: OrderedDict[tuple, str] = OrderedDict()
 _frames_lock = threading.Lock()
@@ -32,7 +31,7 @@ _frames_lock = threading.Lock()
 
 def audience_key(seat: Seat) -> str:
     # Keys are strings: a message crosses the channel layer as msgpack.
-    return SPECTATORS if seat is None else str(seat)
+    return "-" if seat is None else str(seat)
 
 
 def for_head(
@@ -42,11 +41,12 @@ def for_head(
     table: tables.TableState,
 ) -> dict[str, Any]:
     """What a write publishes with its head: the seats' viewers (as the game stream's
-    read rules them, ``selectors.seat_directory``) and the update of every audience that
-    may watch (each seat a player sees, and the spectators). ``seats`` carry their users;
-    ``rows`` are the events this write appended, ``table`` the state after them."""
+    read rules them, ``selectors.seat_directory``) and the update of each seat a player
+    sees. Spectators are left to the read path: most games have none, and a process
+    that has some computes their update once for all of them. ``seats`` carry their
+    users; ``rows`` are the events this write appended, ``table`` the state after them."""
     viewers, names = selectors.seat_directory(game, seats)
-    audiences: set[Seat] = {*viewers.values(), None}
+    audiences: set[Seat] = set(viewers.values())
     return {
         "after": rows[0].seq - 1,
         "status": game.status,

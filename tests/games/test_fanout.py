@@ -173,12 +173,22 @@ def fanout_queries_per_move(game_id, viewers: list, moves: int) -> float:
     return async_to_sync(scenario)()
 
 
-def test_a_moves_pushed_frames_cost_the_watching_sockets_no_query(make_user):
-    # The writer computed every audience's update (games/pushed_news.py): the sockets
-    # only splice their frames, however many watch.
+def test_a_moves_pushed_frames_cost_the_players_sockets_no_query(make_user):
+    # The writer computed each seat's update (games/pushed_news.py): the players'
+    # sockets only splice their frames, however many there are.
     ana, bob = make_user("ana"), make_user("bob")
     game = humans_game([ana, bob])
-    assert fanout_queries_per_move(game.id, [ana, bob, AnonymousUser()] * 4, moves=6) == 0
+    assert fanout_queries_per_move(game.id, [ana, bob] * 4, moves=6) == 0
+
+
+def test_spectators_read_a_moves_update_once_per_process_however_many_watch(make_user):
+    ana, bob = make_user("ana"), make_user("bob")
+    few = humans_game([ana, bob])
+    many = humans_game([ana, bob])
+    one = fanout_queries_per_move(few.id, [ana, bob, AnonymousUser()], moves=6)
+    four = fanout_queries_per_move(many.id, [ana, bob, *[AnonymousUser()] * 4], moves=6)
+    assert 1 <= one <= FANOUT_QUERIES_PER_MOVE
+    assert four == one
 
 
 def test_without_pushed_frames_a_moves_fanout_reads_the_same_few_queries_however_many_sockets_watch(
