@@ -1,8 +1,8 @@
 """WebSocket consumers: the game stream and the lobby stream (chat: community).
 
-A move's group message carries every audience's update, computed once by the writer
-(games/pushed_news.py): a consumer sends its own audience's part. Without it (other
-writes, a missed message) the consumer sends the events after the last seq it sent,
+A move's group message carries each seated player's update, computed once by the writer
+(games/pushed_news.py): a player's consumer sends its own seat's part. Otherwise (a
+spectator, other writes, a missed message) the consumer sends the events after the last seq it sent,
 redacted for its own viewer (computed once per audience and head in the process:
 games/fanout.py). A dropped message is made good by the next one (or by the client
 asking by seq).

@@ -1,6 +1,6 @@
 """Telling live connections that something changed (called after commit only).
 
-A game's message carries its new head seq and, from the write path, every audience's
+A game's message carries its new head seq and, from the write path, each seated player's
 update, redacted and viewed by the one read path (games/pushed_news.py); a consumer
 that cannot use it reads the events after its own last seq (games/fanout.py). A lost
 message costs nothing but latency: the next one (or the client's gap check) catches
@@ -50,7 +50,7 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
 
 
 def game_advanced(game_id: uuid.UUID, head_seq: int, pushed: dict[str, Any] | None = None) -> None:
-    """``pushed``: the write's updates for every audience (games/pushed_news.py)."""
+    """``pushed``: the write's update for each seated player (games/pushed_news.py)."""
     message: dict[str, Any] = {"type": "game.advanced", "head": head_seq}
     if pushed is not None:
         message["pushed"] = pushed

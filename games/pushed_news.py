@@ -1,7 +1,7 @@
 """The frames a write pushes with its new head (ARCHITECTURE: publish each event,
 redacted per audience): the writer holds the state, the seats and the new events under
-the game's lock, so it computes every audience's update once, for every process, and
-the group message carries them. A socket then only picks its audience's update and
+the game's lock, so it computes each seated player's update once, for every process, and
+the group message carries them. A player's socket then only picks its seat's update and
 splices its frame: no read, no thread, no state in the processes that merely watch.
 
 A spectator's socket, a socket that missed a message (it has sent less than the batch

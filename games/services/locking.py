@@ -1,9 +1,9 @@
 """The write path's first statement: lock the game's row and read what a command needs.
 
 One round trip gives the game's row (locked), its seats with their players' names and
-activity (what the new head's frames are made for: games/fanout.py), the hash of the event at its
-head (the next event's ``prev_hash``) and, for a ``command_id`` the client sent, where
-that id was recorded. The statement never changes, so it is written once here rather
+activity (whom the new head's updates are for: games/pushed_news.py), the hash of the
+event at its head (the next event's ``prev_hash``) and, for a ``command_id`` the client
+sent, where that id was recorded. The statement never changes, so it is written once here rather
 than built by the ORM per move (building it cost ~1.1 ms of CPU, more than everything
 else the write path does in Python); games/rows.py makes the models from its rows.
 """

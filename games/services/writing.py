@@ -67,7 +67,7 @@ def after_commit(
     bot_turns: list[tuple[int, str]] | None = None,
     pushed: dict[str, Any] | None = None,
 ) -> None:
-    """Publish the new head after commit (with ``pushed``: every audience's update,
+    """Publish the new head after commit (with ``pushed``: each seated player's update,
     games/pushed_news.py); ``bots``: have the bot turns found and scheduled then
     (queries); ``bot_turns``: have these (seat, level), found under the lock, scheduled
     (both through ``signals.bot_turns_due``, which the bots app serves)."""
