@@ -19,16 +19,15 @@ export class ActionsPart {
     table.pending = true;
     this.client.render();
     try {
-      const result = await post(`/api/tables/${table.id}/commands/`, {
-        command,
-        command_id: newCommandId(),
-        expected_seq: table.viewSeq,
-      });
+      const result = await stream.submit({ command, command_id: newCommandId(), expected_seq: table.viewSeq });
       table.awaitingSeq = Math.max(table.awaitingSeq, result.head_seq);
-      const before = table.lastSeq;
-      if (!log.applyEvents(result.events)) stream.catchUp();
-      interlude.maybeInterlude((result.events || []).filter((e) => e.seq > before && e.seq <= table.lastSeq));
-      // The socket brings the new view; if it is slow (or down), ask for it.
+      if (result.events) {
+        // Answered by POST, with our events: show them now.
+        const before = table.lastSeq;
+        if (!log.applyEvents(result.events)) stream.catchUp();
+        interlude.maybeInterlude(result.events.filter((e) => e.seq > before && e.seq <= table.lastSeq));
+      }
+      // The socket brings the new events and view; if it is slow (or down), ask for them.
       setTimeout(() => {
         if (table.viewSeq < table.awaitingSeq) stream.catchUp();
       }, 1500);

@@ -1,14 +1,16 @@
 // The live connection: events by seq, gap recovery through REST, reconnection with
-// backoff (socket.js), the heartbeat and resync, and the lobby stream while the table is
-// open.
+// backoff (socket.js), the heartbeat and resync, our moves sent on the socket (POST when
+// it cannot carry them), and the lobby stream while the table is open.
 
-import { ApiError, get, showError, socketMessage, wsUrl } from "../api.js";
+import { ApiError, get, post, showError, socketMessage, wsUrl } from "../api.js";
 import { ReconnectingSocket } from "../socket.js";
 
 const BACKOFF_FIRST = 400;
 const BACKOFF_MAX = 10000;
 export const PING_EVERY = 20000;
 const SILENCE_LIMIT = 50000;
+// A move sent on the socket whose answer has not come by then goes again by POST.
+export const ANSWER_WAIT = 4000;
 
 export class StreamPart {
   constructor(table, client) {
@@ -22,6 +24,57 @@ export class StreamPart {
     this.catchAgain = false; // news came during it: go round once more
     this.reopening = false; // reopenAsPlayer under way
     this.reopened = 0; // sockets reopened to be served as a player
+    this.lastRef = 0; // the ref of the last move sent on the socket
+    this.answers = new Map(); // ref -> the move waiting for its answer on the socket
+    this.movesBy = { socket: 0, post: 0 }; // how our moves went (the browser tests read it)
+  }
+
+  // ---- our moves ----------------------------------------------------------------------------
+  /** Send a move ({command, command_id, expected_seq}); resolves to the server's answer
+   * ({head_seq, replayed}, with `events` when it came by POST) or throws an ApiError.
+   * On the open socket the move costs the server no HTTP request (games/socket_commands.py);
+   * when no socket is open, or it closes or stays silent before answering, the move goes
+   * by POST with the same command_id, which the server applies at most once. */
+  submit(move) {
+    const socket = this.socket;
+    if (!socket?.isOpen) return this.postMove(move);
+    const ref = ++this.lastRef;
+    return new Promise((resolve, reject) => {
+      const waiting = {
+        resolve,
+        reject,
+        byPost: () => {
+          this.answers.delete(ref);
+          clearTimeout(waiting.timer);
+          this.postMove(move).then(resolve, reject);
+        },
+      };
+      waiting.timer = setTimeout(waiting.byPost, ANSWER_WAIT);
+      this.answers.set(ref, waiting);
+      if (socket.send({ type: "command", ref, ...move })) this.movesBy.socket += 1;
+      else waiting.byPost();
+    });
+  }
+
+  postMove(move) {
+    this.movesBy.post += 1;
+    return post(`/api/tables/${this.table.id}/commands/`, move);
+  }
+
+  /** A socket's answer to one of our moves; whether the message was one. */
+  takeAnswer(message) {
+    const waiting = this.answers.get(message.ref);
+    if (waiting === undefined) return false;
+    this.answers.delete(message.ref);
+    clearTimeout(waiting.timer);
+    if (message.type === "accepted") waiting.resolve({ head_seq: message.head_seq, replayed: message.replayed });
+    else waiting.reject(new ApiError(message.status, message));
+    return true;
+  }
+
+  /** The socket closed: every move still waiting goes by POST. */
+  answerByPost() {
+    for (const waiting of [...this.answers.values()]) waiting.byPost();
   }
 
   /** Fetch what we missed through REST: every event after lastSeq, then the view and legal. */
@@ -78,9 +131,11 @@ export class StreamPart {
         const message = socketMessage(ev);
         if (message === undefined) return;
         if (message.type === "events") this.onNews(message);
+        else if ((message.type === "accepted" || message.type === "error") && this.takeAnswer(message)) return;
         else if (message.type === "error") console.warn("table socket:", message.message);
       },
       onClose: (ev, { retryIn }) => {
+        this.answerByPost();
         if (ev?.code === 4404) this.setConn("down", "table not found");
         else if (retryIn !== null) this.setConn("down", "reconnecting…");
       },
@@ -94,6 +149,8 @@ export class StreamPart {
   /** The page is going away: close the sockets for good. */
   stop() {
     this.stopped = true;
+    for (const waiting of this.answers.values()) clearTimeout(waiting.timer);
+    this.answers.clear();
     this.socket?.close(1000);
     this.lobby?.close(1000);
   }
@@ -140,6 +197,7 @@ export class StreamPart {
         return;
       }
       this.reopened += 1;
+      this.answerByPost(); // the old socket's answers will not be heard
       this.socket?.reopen(4002);
     } finally {
       this.reopening = false;
