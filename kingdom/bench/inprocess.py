@@ -64,10 +64,23 @@ class InProcessBench:
         user, _ = get_user_model().objects.get_or_create(username="bench-runner")
         with override_settings(BOT_RUNNER="none"):
             samples: list[float] = []
+            cpu = 0.0
             for _ in tqdm(range(games), desc="kingdoms games", disable=games < 2):
+                started = time.process_time()
                 timed = self._play(user, "kingdoms", players, rng, "medium", max_commands=cap)
+                cpu += time.process_time() - started
                 samples += [t for _, t in timed]
-            lines = [_line("commands kingdoms (warm state cache)", samples, players=players)]
+            # This process's CPU per command, the bots' choices included: less sensitive
+            # than the wall clock to a shared machine, and blind to PostgreSQL's share.
+            cpu_ms = round(1000 * cpu / len(samples), 3) if samples else None
+            lines = [
+                _line(
+                    "commands kingdoms (warm state cache)",
+                    samples,
+                    players=players,
+                    cpu_ms_per_command=cpu_ms,
+                )
+            ]
             # Per-command cost against the game's length. Kingdoms ends by ~130 events, so
             # the longest legal game we host (Kingdom Cards, 5 seats, a player who keeps
             # rearranging their kingdom) stands in for "a long game".

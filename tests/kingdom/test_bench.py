@@ -39,6 +39,7 @@ def test_bench_commands_prints_throughput_and_cost_by_seq_with_the_1_3x_verdicts
     throughput = lines[0]
     assert throughput["n"] == 25 and throughput["players"] == 2
     assert all(is_number(throughput[k]) for k in ("per_second", "p50_ms", "p99_ms"))
+    assert is_number(throughput["cpu_ms_per_command"]) and throughput["cpu_ms_per_command"] > 0
     for line in lines[1:]:
         assert line["commands"] == 25
         assert line["seq_windows"]["early"] == [1, 20]
