@@ -1,0 +1,58 @@
+"""games/publish.py: a publish from a plain thread (a Celery worker, the embedded bot
+runner, a write in a request's thread) goes through the process's one publisher loop and
+reaches the group's sockets; a forked child makes its own loop."""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.test import override_settings
+
+from games import publish
+from tests.conftest import needs_redis
+
+pytestmark = needs_redis
+
+
+@pytest.fixture
+def redis_layer():
+    layers = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+        }
+    }
+    with override_settings(CHANNEL_LAYERS=layers):
+        yield get_channel_layer()
+
+
+def test_publishes_from_plain_threads_reach_the_group_through_one_loop(redis_layer):
+    game_id = uuid.uuid4()
+    channel = async_to_sync(redis_layer.new_channel)()
+    async_to_sync(redis_layer.group_add)(publish.game_group(game_id), channel)
+    loops = []
+
+    def write(head: int) -> None:
+        publish.game_advanced(game_id, head)
+        loops.append(publish._publisher_loop())
+
+    for head in (1, 2):
+        thread = threading.Thread(target=write, args=(head,))
+        thread.start()
+        thread.join()
+    received = [async_to_sync(redis_layer.receive)(channel) for _ in range(2)]
+    assert [message["head"] for message in received] == [1, 2]
+    assert loops[0] is loops[1] and loops[0].is_running()
+
+
+def test_a_forked_child_makes_its_own_publisher_loop(monkeypatch):
+    parent = publish._publisher_loop()
+    monkeypatch.setattr(os, "getpid", lambda: -1)  # as in a child after fork
+    child = publish._publisher_loop()
+    assert child is not parent and child.is_running()
+    assert publish._publisher_loop() is child
