@@ -28,6 +28,7 @@ from django.utils import timezone
 from games import clocks, selectors, store
 from games import table as tables
 from games.errors import NotFound
+from games.json_output import encode
 from games.models import Game, GameEvent
 from games.models import Seat as SeatRow  # here Seat is a rules seat number
 from games.rows import Columns
@@ -321,9 +322,3 @@ def splice(events: list[dict], head: int, status: str, update: dict[str, Any], s
         f'"legal":{update["legal"]},"your_seat":{encode(seat)},'
         f'"server_time_ms":{clocks.ms_of(timezone.now())}}}'
     )
-
-
-def encode(message: dict[str, Any]) -> str:
-    import json
-
-    return json.dumps(message)

@@ -10,7 +10,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import json_input
+from games import json_input, json_output
 
 # Longest message a client sends (a chat line is at most 500 characters).
 MAX_MESSAGE_CHARS = 8 * 1024
@@ -27,6 +27,10 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return json_output.encode(content)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

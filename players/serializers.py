@@ -13,14 +13,16 @@ from drf_spectacular.extensions import OpenApiViewExtension
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
+from games.api import strict
 from games.api.pagination import OffsetPages
 from games.api.responses.errors import errors
 
 
 # ---- requests ---------------------------------------------------------------------------
 class SignupSerializer(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]{2,30}$", max_length=30)
-    password = serializers.CharField(min_length=8, max_length=128, write_only=True)
+    # Strict: a number is not a name or a password (DRF would take -25801 as "-25801").
+    username = strict.RegexField(r"^[\w.@+-]{2,30}$", max_length=30)
+    password = strict.CharField(min_length=8, max_length=128, write_only=True)
 
 
 # ---- answers ----------------------------------------------------------------------------

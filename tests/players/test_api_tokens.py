@@ -14,7 +14,7 @@ from tests.games.helpers import make_moderator
 pytestmark = pytest.mark.django_db
 
 
-def signup(username: str, password: str = "pw-123456789"):
+def signup(username: object, password: object = "pw-123456789"):
     return APIClient().post(
         "/api/auth/signup/", {"username": username, "password": password}, format="json"
     )
@@ -55,6 +55,17 @@ def test_signup_refuses_a_password_the_validators_refuse(username, password, why
     assert body["code"] == "invalid"
     assert any(why in message for message in body["fields"]["password"])
     assert not get_user_model().objects.filter(username=username).exists()
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "field"),
+    [(-25801, "pw-123456789", "username"), ("dora", 4.5e-146, "password")],
+)
+def test_signup_refuses_a_number_for_a_name_or_a_password(username, password, field):
+    response = signup(username, password)
+    assert response.status_code == 400
+    assert field in response.json()["fields"]
+    assert not get_user_model().objects.filter(username=str(username)).exists()
 
 
 def test_signup_accepts_the_tests_usual_password():

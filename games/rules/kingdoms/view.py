@@ -7,6 +7,7 @@ public. Nobody sees the supply's order or another seat's starting tile.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from games.rules.kingdoms.board import COLUMNS, LINES, ROWS, piece_of
@@ -38,16 +39,26 @@ def _lines(gains: list[list[int] | None]) -> list[dict[str, Any]]:
 def _line_values(state: KingdomsState) -> list[dict[str, Any]]:
     """What each row and column not scored yet this epoch would pay each seat if it were
     scored now (public: the board is open), so the page never re-implements scoring."""
-    open_lines = [n for n, gains in enumerate(state.line_gains) if gains is None]
-    pieces = [piece_of(cell) for cell in state.grid]
+    open_lines = tuple(n for n, gains in enumerate(state.line_gains) if gains is None)
     return [
-        {
-            "line": LINES[n].kind,
-            "index": LINES[n].index,
-            "gains": [gains.get(seat, 0) for seat in range(state.players)],
-        }
-        for n, gains in zip(open_lines, score_lines(pieces, open_lines), strict=True)
+        {"line": LINES[n].kind, "index": LINES[n].index, "gains": list(gains)}
+        for n, gains in zip(
+            open_lines, _open_line_gains(tuple(state.grid), open_lines, state.players), strict=True
+        )
     ]
+
+
+@lru_cache(maxsize=256)
+def _open_line_gains(
+    grid: tuple[str | None, ...], open_lines: tuple[int, ...], players: int
+) -> tuple[tuple[int, ...], ...]:
+    # The same for every seat's view of a position: the writer views it once per seat,
+    # and a spectator's view comes right after. Kept by value, so never stale.
+    pieces = [piece_of(cell) for cell in grid]
+    return tuple(
+        tuple(gains.get(seat, 0) for seat in range(players))
+        for gains in score_lines(pieces, open_lines)
+    )
 
 
 def _phase(state: KingdomsState) -> str:
