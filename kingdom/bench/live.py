@@ -7,7 +7,9 @@ will play (2 seats, created and started through the services), one warm-up game 
 server, and every socket open. The measured phase plays ``--tables`` tables at once for at
 most ``--seconds``, each up to ``--moves`` moves; a table whose game ends goes on with the
 next game prepared for it. Tables go round-robin over the servers, and a table's two
-players sit on different servers when there are several.
+players sit on different servers when there are several (``--placement spread``, what a
+round-robin proxy does), or on the table's one server (``--placement by-game``, what a
+proxy routing by game id would do).
 
 Servers: ``--url`` (repeatable, loopback only; they must use this process's DATABASE_URL
 and REDIS_URL) or ``--processes N`` started here with production settings and stopped
@@ -65,6 +67,12 @@ def add_arguments(parser: Any) -> None:
         choices=["http", "socket"],
         default="http",
         help="how players send moves: POST, or on their game socket",
+    )
+    group.add_argument(
+        "--placement",
+        choices=["spread", "by-game"],
+        default="spread",
+        help="a table's two players on different servers, or both on the table's server",
     )
 
 
@@ -169,7 +177,8 @@ async def _measure(
     clients = Clients(options.get("via", "http"))
     slots: list[list[Table]] = []
     for slot in range(tables):
-        home, away = urls[slot % len(urls)], urls[(slot + 1) % len(urls)]
+        home = urls[slot % len(urls)]
+        away = home if options.get("placement") == "by-game" else urls[(slot + 1) % len(urls)]
         slots.append([_table(seats[slot * games + g], home, away) for g in range(games)])
     warmups = [_table(seats[tables * games + n], url, url) for n, url in enumerate(urls)]
     everything = [t for slot in slots for t in slot] + warmups
@@ -252,8 +261,10 @@ def _line(
     errors = {"409": 0, "500": 0, **{k: v for k, v in sorted(tally.errors.items())}}
     return {
         "name": f"live {options['ruleset']}, {processes} process(es), {options['tables']} tables"
-        + (", moves on the socket" if options.get("via") == "socket" else ""),
+        + (", moves on the socket" if options.get("via") == "socket" else "")
+        + (", players by game" if options.get("placement") == "by-game" else ""),
         "via": options.get("via", "http"),
+        "placement": options.get("placement", "spread"),
         "ruleset": options["ruleset"],
         "processes": processes,
         "target": target,

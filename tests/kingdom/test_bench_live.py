@@ -61,12 +61,13 @@ def test_bench_live_plays_moves_over_http_and_sockets_without_errors(ruleset):
     assert commands.exclude(type="table_started").count() == line["moves"] + live.WARMUP_MOVES
 
 
-def test_bench_live_can_send_the_moves_on_the_players_sockets():
+def test_bench_live_can_send_the_moves_on_the_players_sockets_seated_by_game():
     (line,) = bench_live(
         "--processes", "1", "--tables", "2", "--moves", "10", "--seconds", "15",
-        "--via", "socket",
+        "--via", "socket", "--placement", "by-game",
     )  # fmt: skip
-    assert line["via"] == "socket" and line["name"].endswith("moves on the socket")
+    assert line["via"] == "socket" and "moves on the socket" in line["name"]
+    assert line["placement"] == "by-game" and line["name"].endswith("players by game")
     assert 0 < line["moves"] <= 2 * 10
     assert line["errors_total"] == 0
     for name in FIGURES:
