@@ -10,6 +10,7 @@ up by seq.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import threading
@@ -83,6 +84,33 @@ def game_advanced(game_id: uuid.UUID, head_seq: int, pushed: dict[str, Any] | No
     if pushed is not None:
         message["pushed"] = pushed
     send_to_group(game_group(game_id), message)
+
+
+def sign_in_group(scope: dict[str, Any]) -> str | None:
+    """The group of what a socket was opened as: its browser session, or (a ticketed
+    socket, an API client's) its account's API access; None for an anonymous socket."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return None
+    session_key = (
+        None if scope.get("ticketed") else getattr(scope.get("session"), "session_key", None)
+    )
+    return session_group(session_key) if session_key else api_group(user.pk)
+
+
+def session_group(session_key: str) -> str:
+    # Hashed: a group name is seen by every process, a session key is a credential.
+    return f"signed-in.session.{hashlib.sha256(session_key.encode()).hexdigest()[:40]}"
+
+
+def api_group(user_id: int) -> str:
+    return f"signed-in.api.{user_id}"
+
+
+def signed_out(group: str) -> None:
+    """Close the sockets opened as a session that ended (a logout) or by an API client
+    whose token was revoked: what they were opened as no longer holds."""
+    send_to_group(group, {"type": "signed.out"})
 
 
 def lobby_changed(game_id: uuid.UUID) -> None:

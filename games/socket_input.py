@@ -10,13 +10,32 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import json_input, json_output
+from games import json_input, json_output, publish
 
 # Longest message a client sends (a chat line is at most 500 characters).
 MAX_MESSAGE_CHARS = 8 * 1024
+# The close code when what a socket was opened as ended: its session logged out, or its
+# API token was revoked (as a refused ticket: sign in again).
+SIGNED_OUT = 4401
 
 
 class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
+    sign_in: str | None = None  # publish.sign_in_group: closed when it signs out
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        await super().websocket_connect(message)
+        self.sign_in = publish.sign_in_group(self.scope)
+        if self.sign_in is not None:
+            await self.channel_layer.group_add(self.sign_in, self.channel_name)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.sign_in is not None:
+            await self.channel_layer.group_discard(self.sign_in, self.channel_name)
+        await super().websocket_disconnect(message)
+
+    async def signed_out(self, message: dict[str, Any]) -> None:
+        await self.close(code=SIGNED_OUT)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` before every message:
         a hop to the database thread and back for each socket on each move. These

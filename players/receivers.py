@@ -1,15 +1,18 @@
 """The players app's side of games: ratings recorded when a game finishes
-(games.signals.game_finished) and the ratings games shows on its tables
-(games.selectors.ratings, set in players/apps.py)."""
+(games.signals.game_finished), the ratings games shows on its tables
+(games.selectors.ratings, set in players/apps.py), and a logout closing the sockets its
+session opened."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
 from django.dispatch import receiver
 
-from games import signals
+from games import publish, signals
 from games import table as tables
 from games.models import Game
 from players import services
@@ -20,6 +23,15 @@ from players.models import Rating, RatingChange
 def record_result(*, game: Game, table: tables.TableState, **_: Any) -> None:
     # Sent inside the write path's transaction: the ratings commit with the final event.
     services.rating_record_result(game=game, table=table)
+
+
+@receiver(user_logged_out, dispatch_uid="players.close_signed_out_sockets")
+def close_signed_out_sockets(*, request: Any, **_: Any) -> None:
+    # Sent before the session is flushed: its key still names the sockets it opened.
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if session_key:
+        group = publish.session_group(session_key)
+        transaction.on_commit(lambda: publish.signed_out(group))
 
 
 class SeatRatings:

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 
+from games import publish
 from games import table as tables
 from games.errors import Conflict
 from games.models import Game, Seat
@@ -45,8 +46,11 @@ def account_create(*, username: str, password: str) -> tuple[AbstractBaseUser, s
 
 
 def token_revoke(*, user: AbstractBaseUser) -> None:
-    """Delete the account's API token: it stops working at once, for every client."""
+    """Delete the account's API token: it stops working at once, for every client, and
+    the sockets API clients opened with its tickets close."""
     Token.objects.filter(user=user).delete()
+    group = publish.api_group(user.pk)
+    transaction.on_commit(lambda: publish.signed_out(group))
 
 
 def ws_ticket_issue(*, user: AbstractBaseUser) -> str:

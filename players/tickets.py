@@ -70,7 +70,7 @@ class TicketAuthMiddleware:
         user = await database_sync_to_async(redeem)(ticket)
         if user is None:
             return await _refuse(receive, send)
-        return await self.ticketed({**scope, "user": user}, receive, send)
+        return await self.ticketed({**scope, "user": user, "ticketed": True}, receive, send)
 
 
 async def _refuse(receive: Any, send: Any) -> None:

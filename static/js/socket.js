@@ -4,6 +4,10 @@
 // close() ends it for good. The address is asked for on every attempt: it may carry the
 // last seq seen, or a one-use ticket (players/tickets.py), so it can be a promise.
 
+/** The close code of a socket whose sign-in ended (a logout in another tab, a revoked
+ * token): the page reloads, signed out, instead of reconnecting as who it no longer is. */
+export const SIGNED_OUT = 4401;
+
 /** The wait before reconnection attempt `attempt` (0 after an open), in ms: `first`
  * doubled per failed attempt, at most `max`, then spread by ±`jitter` and kept ≤ `max`. */
 export function backoffDelay(attempt, { first, max, jitter }, random = Math.random) {
@@ -135,6 +139,11 @@ export class ReconnectingSocket {
   }
 
   afterClose(ev) {
+    if (ev?.code === SIGNED_OUT) {
+      this.closed = true;
+      window.location.reload();
+      return;
+    }
     const again = ev === null || this.retry(ev);
     let wait = null;
     if (again) {

@@ -112,3 +112,17 @@ def test_a_move_whose_socket_closes_before_the_answer_is_applied_once(new_player
     after = _our_events(page, table_id)
     assert len(after) == before + 1, "the move was applied once, whichever way came first"
     assert player.errors == []
+
+
+def test_logging_out_in_another_tab_reloads_the_table_signed_out(new_player):
+    player, table_id, _sent, _received, _posts = _our_table(new_player)
+    page = player.page
+    other_tab = player.context.new_page()
+    other_tab.goto("/")
+    other_tab.get_by_role("button", name="Log out").click()
+    # The table's sockets were opened by the session that ended: the server closes them,
+    # and the page reloads as a visitor, who may watch but not move.
+    expect(page.get_by_label("Main").get_by_role("link", name="Log in")).to_be_visible()
+    page.wait_for_function("window.kingdomTable && window.kingdomTable.status === 'active'")
+    assert page.evaluate("window.kingdomTable.yourSeat") is None
+    assert page.evaluate("window.kingdomTable.currentLegal().length") == 0
