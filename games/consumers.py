@@ -66,8 +66,10 @@ class GameConsumer(GuardedJsonConsumer):
         if kind in {"resync", "ping"}:
             # The client's heartbeat renews the group membership: a Redis restarted empty
             # forgets every group (channels_redis also expires them after a day), which
-            # would leave this open socket without news for good.
+            # would leave this open socket without news (or a logout's close) for good.
             await self.channel_layer.group_add(self.group, self.channel_name)
+            if self.sign_in is not None:
+                await self.channel_layer.group_add(self.sign_in, self.channel_name)
         if kind == "resync":
             after = content.get("after")
             if isinstance(after, int) and after >= 0:
