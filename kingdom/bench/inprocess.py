@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 import uuid
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.test.utils import override_settings
@@ -32,6 +32,14 @@ from games.rules.base import Event, Ruleset
 COST_RATIO_LIMIT = 1.3
 # (first, last) head seq of the early window: the commands around seq ~10.
 EARLY_SEQS = (1, 20)
+
+
+class Timed(NamedTuple):
+    """One command through the service: the head seq before it, and its cost."""
+
+    seq: int
+    seconds: float
+    cpu_seconds: float  # this process's CPU
 
 
 def _ms(seconds: list[float], q: int) -> float:
@@ -55,8 +63,6 @@ def _line(name: str, samples: list[float], **extra: Any) -> dict[str, Any]:
 class InProcessBench:
     """``bench commands`` and ``bench rules``: the service and the engines in this process."""
 
-    cpu = 0.0  # process CPU seconds spent in game_submit by _play
-
     # ---- the service ----------------------------------------------------------------
     def bench_commands(self, options: dict[str, Any]) -> list[dict[str, Any]]:
         games = options["games"] or 10
@@ -65,14 +71,14 @@ class InProcessBench:
         cap = options["max_commands"]
         user, _ = get_user_model().objects.get_or_create(username="bench-runner")
         with override_settings(BOT_RUNNER="none"):
-            samples: list[float] = []
-            self.cpu = 0.0
+            timed: list[Timed] = []
             for _ in tqdm(range(games), desc="kingdoms games", disable=games < 2):
-                timed = self._play(user, "kingdoms", players, rng, "medium", max_commands=cap)
-                samples += [t for _, t in timed]
+                timed += self._play(user, "kingdoms", players, rng, "medium", max_commands=cap)
+            samples = [t.seconds for t in timed]
             # This process's CPU per command (game_submit alone): less sensitive than the
             # wall clock to a shared machine, and blind to PostgreSQL's share.
-            cpu_ms = round(1000 * self.cpu / len(samples), 3) if samples else None
+            cpu = sum(t.cpu_seconds for t in timed)
+            cpu_ms = round(1000 * cpu / len(timed), 3) if timed else None
             lines = [
                 _line(
                     "commands kingdoms (warm state cache)",
@@ -104,16 +110,16 @@ class InProcessBench:
         level: str,
         cold_cache: bool = False,
         max_commands: int | None = None,
-    ) -> list[tuple[int, float]]:
+    ) -> list[Timed]:
         """Play one all-bot game through the service (or its first ``max_commands``
-        commands); (head seq before the command, seconds) per command."""
+        commands); each command's seq and cost."""
         rules = get_ruleset(key)
         game = services.table_create(user=user, ruleset=key, seats=players, join=False)
         for _ in range(players):
             services.bot_add(game_id=game.id, user=user, level="easy")
         services.game_start(game_id=game.id, user=user)
         strategy = _fidget if level == "fidget" else get_strategy(key, level)
-        timed: list[tuple[int, float]] = []
+        timed: list[Timed] = []
         while True:
             game = Game.objects.get(pk=game.id)
             if game.status != Game.Status.ACTIVE or len(timed) == max_commands:
@@ -131,8 +137,13 @@ class InProcessBench:
                 command_id=uuid.uuid4(),
                 expected_seq=game.head_seq,
             )
-            timed.append((game.head_seq, time.perf_counter() - started))
-            self.cpu += time.process_time() - cpu_started
+            timed.append(
+                Timed(
+                    game.head_seq,
+                    time.perf_counter() - started,
+                    time.process_time() - cpu_started,
+                )
+            )
 
     # ---- the rules engines ------------------------------------------------------------
     def bench_rules(self, options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -179,22 +190,20 @@ def _random_game(rules: Ruleset, players: int, rng: random.Random) -> list[Event
     return log
 
 
-def _cost_by_seq(
-    timed: list[tuple[int, float]], label: str, cold: bool, long_game: bool
-) -> dict[str, Any]:
+def _cost_by_seq(timed: list[Timed], label: str, cold: bool, long_game: bool) -> dict[str, Any]:
     """Median command cost early (seq ~10), midway and late in one game, their ratios, and
     whether each late ratio is within 1.3x (``*_within_1_3x``). ``within_1_3x``, the
     promise itself (late against early), is given for the long game only: in a game of
     ~150 events the ratio measures the position (a fuller Kingdoms board costs more to
     copy and score), not the length of the log."""
-    last = max(seq for seq, _ in timed)
+    last = max(t.seq for t in timed)
     windows = {
         "early": EARLY_SEQS,
         "mid": (last // 2 - 30, last // 2 + 30),
         "late": (last - 60, last),
     }
     medians = {
-        name: statistics.median([t for seq, t in timed if low <= seq <= high])
+        name: statistics.median([t.seconds for t in timed if low <= t.seq <= high])
         for name, (low, high) in windows.items()
     }
     ratios = {

@@ -10,7 +10,7 @@ const BACKOFF_MAX = 10000;
 export const PING_EVERY = 20000;
 const SILENCE_LIMIT = 50000;
 // A move sent on the socket whose answer has not come by then goes again by POST.
-export const ANSWER_WAIT = 4000;
+const ANSWER_WAIT = 4000;
 
 export class StreamPart {
   constructor(table, client) {
