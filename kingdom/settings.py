@@ -12,6 +12,7 @@ import dj_database_url
 
 from kingdom.ops import logs as ops_logs
 from kingdom.ops import security as ops_security
+from kingdom.ops.channel_layer import redis_channel_layer
 from kingdom.ops.sentry import init_sentry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -147,11 +148,9 @@ if DB_POOL_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.po
 
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
+    # Redis pub/sub unless CHANNEL_LAYER=lists; why, in kingdom/ops/channel_layer.py.
     CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
-        }
+        "default": redis_channel_layer(REDIS_URL, os.environ.get("CHANNEL_LAYER", "pubsub"))
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

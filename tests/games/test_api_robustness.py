@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from bots import dispatch
 from community.models import ChatMessage
 from games.models import Game, GameEvent
+from kingdom.ops.channel_layer import redis_channel_layer
 from tests.games.helpers import make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -298,10 +299,7 @@ def test_a_committed_move_answers_201_when_redis_is_down_and_the_sweep_plays_the
     client, game_id = started
     settings.BOT_RUNNER = "celery"
     settings.CHANNEL_LAYERS = {  # nothing listens on port 1
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
-        }
+        "default": redis_channel_layer("redis://127.0.0.1:1/0")
     }
     legal = client.get(f"/api/tables/{game_id}/legal/").json()
     down = OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")

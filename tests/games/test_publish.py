@@ -4,6 +4,7 @@ reaches the group's sockets; a forked child makes its own loop."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import uuid
@@ -14,38 +15,42 @@ from channels.layers import get_channel_layer
 from django.test import override_settings
 
 from games import publish
+from kingdom.ops.channel_layer import BACKENDS, redis_channel_layer
 from tests.conftest import needs_redis
 
 pytestmark = needs_redis
 
 
-@pytest.fixture
-def redis_layer():
-    layers = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
-        }
-    }
+@pytest.fixture(params=sorted(BACKENDS))
+def redis_layer(request):
+    """Both Redis layers (pub/sub is the default, the lists layer a setting away)."""
+    layers = {"default": redis_channel_layer(os.environ["REDIS_URL"], request.param)}
     with override_settings(CHANNEL_LAYERS=layers):
         yield get_channel_layer()
 
 
 def test_publishes_from_plain_threads_reach_the_group_through_one_loop(redis_layer):
     game_id = uuid.uuid4()
-    channel = async_to_sync(redis_layer.new_channel)()
-    async_to_sync(redis_layer.group_add)(publish.game_group(game_id), channel)
     loops = []
 
     def write(head: int) -> None:
         publish.game_advanced(game_id, head)
         loops.append(publish._publisher_loop())
 
-    for head in (1, 2):
-        thread = threading.Thread(target=write, args=(head,))
-        thread.start()
-        thread.join()
-    received = [async_to_sync(redis_layer.receive)(channel) for _ in range(2)]
+    def write_from_two_threads() -> None:
+        for head in (1, 2):
+            thread = threading.Thread(target=write, args=(head,))
+            thread.start()
+            thread.join()
+
+    async def listen_while_they_write() -> list[dict]:
+        # One loop for the listening side: a pub/sub layer subscribes per event loop.
+        channel = await redis_layer.new_channel()
+        await redis_layer.group_add(publish.game_group(game_id), channel)
+        await asyncio.to_thread(write_from_two_threads)
+        return [await asyncio.wait_for(redis_layer.receive(channel), 5) for _ in range(2)]
+
+    received = async_to_sync(listen_while_they_write)()
     assert [message["head"] for message in received] == [1, 2]
     assert loops[0] is loops[1] and loops[0].is_running()
 

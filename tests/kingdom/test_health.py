@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
 
 from kingdom.ops import health
+from kingdom.ops.channel_layer import BACKENDS, redis_channel_layer
 from tests.conftest import needs_redis
 
 UNREACHABLE_REDIS = "redis://127.0.0.1:1/0"  # port 1: nothing listens, refused at once
@@ -76,28 +77,19 @@ def test_readyz_is_unavailable_when_redis_does_not_answer(client, settings, db):
 
 
 def test_readyz_is_unavailable_when_the_channel_layer_does_not_answer(client, settings, db):
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [UNREACHABLE_REDIS]},
-        }
-    }
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(UNREACHABLE_REDIS)}
     response = client.get("/readyz")
     assert response.status_code == 503
     assert response.json()["checks"]["channel_layer"].startswith("failed")
 
 
 @needs_redis
-def test_readyz_goes_round_the_redis_channel_layer(client, settings, db):
+@pytest.mark.parametrize("kind", sorted(BACKENDS))
+def test_readyz_goes_round_the_redis_channel_layer(client, settings, db, kind):
     import os
 
     settings.REDIS_URL = os.environ["REDIS_URL"]
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [settings.REDIS_URL]},
-        }
-    }
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(settings.REDIS_URL, kind)}
     body = client.get("/readyz").json()
     assert body["checks"] == {
         "database": "ok",
