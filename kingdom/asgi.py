@@ -2,9 +2,11 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kingdom.settings")
+
+from kingdom.ops.threading import get_asgi_application  # noqa: E402
+
+# The middleware chain and the view in one thread, entered once (kingdom/ops/threading.py).
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

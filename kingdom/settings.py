@@ -86,9 +86,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last: the chain above runs in one thread (kingdom/ops/threading.py says why).
-    "kingdom.ops.threading.SyncChainMiddleware",
 ]
+# Under ASGI the chain and the view run in one thread, entered once: kingdom/ops/threading.py.
 
 ROOT_URLCONF = "kingdom.urls"
 TEMPLATES = [

@@ -124,7 +124,7 @@ def connections_to_test_database() -> int:
 async def get(path: str) -> dict:
     """GET through the ASGI server's Django handler (a thread per request, the request's
     connection given back when it ends, as daphne runs it)."""
-    from django.core.asgi import get_asgi_application
+    from kingdom.ops.threading import get_asgi_application
 
     communicator = HttpCommunicator(
         get_asgi_application(), "GET", path, headers=[(b"host", b"testserver")]
