@@ -95,7 +95,7 @@ def run(options: dict[str, Any], progress: Any) -> list[dict[str, Any]]:
         say(f"starting {options['processes']} {options['server']} process(es)")
         targets = servers.start(options["processes"], options["server"])
         pids = [t.pid for t in targets if t.pid]
-    sampler = servers.ConnectionSampler()
+    sampler = servers.ConnectionSampler(application_name=None if urls else servers.SERVER_APP_NAME)
     try:
         sampler.start()
         # This process holds no connection while it measures (its pool keeps one open).

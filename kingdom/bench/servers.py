@@ -106,6 +106,10 @@ def database_url() -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
+# The started servers' PostgreSQL connections carry this application_name.
+SERVER_APP_NAME = "kingdom bench live server"
+
+
 def server_env() -> dict[str, str]:
     """Production settings on plain http: DEBUG off, a long SECRET_KEY, cookies not
     secure-only; the command rate limit raised out of the way (still counted in Redis)."""
@@ -114,6 +118,7 @@ def server_env() -> dict[str, str]:
     if len(env.get("SECRET_KEY", "")) < 50:
         env["SECRET_KEY"] = secrets.token_urlsafe(64)
     env["THROTTLE_COMMANDS"] = "1000000/min"
+    env["PGAPPNAME"] = SERVER_APP_NAME  # libpq's default application_name: counted apart
     env.pop("DATABASE_URL", None)
     if url := database_url():
         env["DATABASE_URL"] = url
@@ -222,10 +227,16 @@ def cpu_seconds(pids: list[int]) -> float:
 # ---- PostgreSQL connections ----------------------------------------------------------
 class ConnectionSampler:
     """Samples ``pg_stat_activity`` for this database every ``every`` seconds on a
-    connection of its own (not counted). ``peak`` covers the time since ``measure()``."""
+    connection of its own (not counted). ``peak`` covers the time since ``measure()``.
 
-    def __init__(self, every: float = 0.1) -> None:
+    ``application_name``: count only the connections of that name, the started servers'
+    (``SERVER_APP_NAME``), not other processes on the same database (under the test
+    suite, the production tests' cluster). Servers given by ``--url`` are counted by
+    database."""
+
+    def __init__(self, every: float = 0.1, application_name: str | None = None) -> None:
         self.every, self.peak, self.samples = every, 0, 0
+        self.application_name = application_name
         self._measuring = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -244,11 +255,17 @@ class ConnectionSampler:
         self.peak, self.samples, self._measuring = 0, 0, True
 
     def _loop(self) -> None:
-        query = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+        query = (
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        params: tuple[str, ...] = ()
+        if self.application_name is not None:
+            query, params = f"{query} AND application_name = %s", (self.application_name,)
         while not self._stop.wait(self.every):
-            (count,) = self._conn.execute(query).fetchone()
+            (count,) = self._conn.execute(query, params).fetchone()
             if self._measuring:
-                self.peak, self.samples = max(self.peak, count - 1), self.samples + 1
+                self.peak, self.samples = max(self.peak, count), self.samples + 1
 
     def stop(self) -> dict[str, Any]:
         if self._thread is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 import time
 
@@ -87,6 +88,12 @@ def test_outside_a_view_a_busy_pool_is_a_503_too_json_under_the_api():
 
 
 # ---- on PostgreSQL: the real pool -----------------------------------------------------
+# The connections of the re-opened pool carry this name, so the count is that pool's
+# alone, not the production tests' cluster's (tests/production: two web processes and
+# Celery on this test database, up until the session ends when those tests ran first).
+POOL_APP_NAME = f"kingdom test pool {os.getpid()}"
+
+
 @pytest.fixture
 def pool_of(transactional_db):
     """Re-open the process's pool with another size and timeout for one test."""
@@ -98,11 +105,13 @@ def pool_of(transactional_db):
         connection.close()
         connection.close_pool()
         options["pool"] = {**before, "max_size": size, "timeout": timeout}
+        options["application_name"] = POOL_APP_NAME
 
     yield resize
     connection.close()
     connection.close_pool()
     options["pool"] = before
+    options.pop("application_name", None)
 
 
 def connections_to_test_database() -> int:
@@ -115,8 +124,8 @@ def connections_to_test_database() -> int:
         autocommit=True,
     ) as watcher:
         row = watcher.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            [settings["NAME"]],
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+            [settings["NAME"], POOL_APP_NAME],
         ).fetchone()
     return row[0]
 
