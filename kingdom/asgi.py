@@ -33,3 +33,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Loaded: freeze it out of the collector's scans (kingdom/ops/collector.py says why).
+from kingdom.ops.collector import tune_after_start_up  # noqa: E402
+
+tune_after_start_up()
