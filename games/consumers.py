@@ -64,9 +64,10 @@ class GameConsumer(GuardedJsonConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind in {"resync", "ping"}:
-            # The client's heartbeat renews the group membership: a Redis restarted empty
-            # forgets every group (channels_redis also expires them after a day), which
+            # The client's heartbeat renews the group membership: the list layer forgets
+            # every group when Redis restarts empty (and expires them after a day), which
             # would leave this open socket without news (or a logout's close) for good.
+            # Pub/sub resubscribes on reconnecting; there the renewal costs a set lookup.
             await self.channel_layer.group_add(self.group, self.channel_name)
             if self.sign_in is not None:
                 await self.channel_layer.group_add(self.sign_in, self.channel_name)

@@ -27,10 +27,11 @@ def threshold_from(value: str) -> tuple[int, int, int] | None:
     """``GC_THRESHOLD``'s value as thresholds; None for ``off``."""
     if value.strip().lower() == "off":
         return None
-    parts = tuple(int(part) for part in value.split(","))
-    if len(parts) != 3 or any(part < 1 for part in parts):
+    parts = [int(part) for part in value.split(",")]
+    if len(parts) != 3 or min(parts) < 1:
         raise ValueError(f"GC_THRESHOLD takes three positive integers or off, not {value!r}")
-    return parts  # type: ignore[return-value]
+    first, second, third = parts
+    return first, second, third
 
 
 def tune_after_start_up() -> None:

@@ -37,8 +37,8 @@ def test_after_a_redis_restart_sockets_catch_up_and_bots_play_on(cluster, player
     ana.http(b).post(f"/api/tables/{game_id}/bots/", {"level": "medium"}, expect=201)
     ana.http(a).post(f"/api/tables/{game_id}/start/")
     seat = seat_of(game_id, ana.user)
-    # Two sockets on A: channels_redis reads for every socket of a process through one of
-    # them, so only that one sees Redis go away; the other stays open.
+    # Two sockets on A: a process reads the channel layer for all its sockets at once, so
+    # a socket may be dropped when Redis goes away or stay open (and be renewed).
     streams = {
         seat: GameStream([a, b], game_id, ana.cookie, heartbeat=HEARTBEAT, name="ana on A"),
         None: GameStream([a, b], game_id, carol.cookie, heartbeat=HEARTBEAT, name="carol on A"),
