@@ -1,12 +1,15 @@
 """In-process benchmarks (one JSON line per measurement: name, n, rate, p50/p99).
 
 python manage.py bench commands [--games 10] [--players 2] [--max-commands N]
+    [--peer eventsourcing]
 python manage.py bench rules kingdom-builder [--games 50] [--players 4]
 
 ``commands`` also prints the cost of a command by seq in one game (early: seq ~10, mid,
 late: the last 60 commands; in the long game seq ~1500) with the warm state cache and with
 it cleared before every command, and whether each late/early and late/mid ratio is within
-the promised 1.3x.
+the promised 1.3x. With ``--peer eventsourcing``, that library plays the same commands
+right after ours, on the same database (kingdom/bench/eventsourcing_peer.py), and a line
+gives our figures over its own.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import random
 import statistics
 import time
 import uuid
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
@@ -27,6 +31,7 @@ from games import table as tables
 from games.models import Game
 from games.rules import get_ruleset
 from games.rules.base import Event, Ruleset
+from kingdom.bench import eventsourcing_peer
 
 # The design's promise: a command late in a long game costs at most 1.3x one early in it.
 COST_RATIO_LIMIT = 1.3
@@ -40,6 +45,7 @@ class Timed(NamedTuple):
     seq: int
     seconds: float
     cpu_seconds: float  # this process's CPU
+    command: dict[str, Any]
 
 
 def _ms(seconds: list[float], q: int) -> float:
@@ -71,22 +77,21 @@ class InProcessBench:
         cap = options["max_commands"]
         user, _ = get_user_model().objects.get_or_create(username="bench-runner")
         with override_settings(BOT_RUNNER="none"):
-            timed: list[Timed] = []
-            for _ in tqdm(range(games), desc="kingdoms games", disable=games < 2):
-                timed += self._play(user, "kingdoms", players, rng, "medium", max_commands=cap)
-            samples = [t.seconds for t in timed]
-            # This process's CPU per command (game_submit alone): less sensitive than the
-            # wall clock to a shared machine, and blind to PostgreSQL's share.
-            cpu = sum(t.cpu_seconds for t in timed)
-            cpu_ms = round(1000 * cpu / len(timed), 3) if timed else None
+            played = [
+                self._play(user, "kingdoms", players, rng, "medium", max_commands=cap)
+                for _ in tqdm(range(games), desc="kingdoms games", disable=games < 2)
+            ]
+            timed = [t for game in played for t in game]
             lines = [
                 _line(
                     "commands kingdoms (warm state cache)",
-                    samples,
+                    [t.seconds for t in timed],
                     players=players,
-                    cpu_ms_per_command=cpu_ms,
+                    cpu_ms_per_command=_cpu_ms(t.cpu_seconds for t in timed),
                 )
             ]
+            if options.get("peer") == "eventsourcing":
+                lines += _eventsourcing_lines(lines[0], played)
             # Per-command cost against the game's length. Kingdoms ends by ~130 events, so
             # the longest legal game we host (Kingdom Cards, 5 seats, a player who keeps
             # rearranging their kingdom) stands in for "a long game".
@@ -142,6 +147,7 @@ class InProcessBench:
                     game.head_seq,
                     time.perf_counter() - started,
                     time.process_time() - cpu_started,
+                    command,
                 )
             )
 
@@ -175,6 +181,42 @@ class InProcessBench:
                 "per_second": round(events / fold_seconds) if fold_seconds else None,
             },
         ]
+
+
+def _cpu_ms(cpu_seconds: Iterable[float]) -> float | None:
+    """This process's CPU per command (game_submit alone): less sensitive than the wall
+    clock to a shared machine, and blind to PostgreSQL's share."""
+    cpu = list(cpu_seconds)
+    return round(1000 * sum(cpu) / len(cpu), 3) if cpu else None
+
+
+def _eventsourcing_lines(ours: dict[str, Any], played: list[list[Timed]]) -> list[dict[str, Any]]:
+    """The eventsourcing library on the same commands, and our figures over its own."""
+    if why_not := eventsourcing_peer.available():
+        return [{"name": "peer eventsourcing", "skipped": why_not}]
+    timed = eventsourcing_peer.run_eventsourcing([[t.command for t in game] for game in played])
+    peer = _line(
+        "peer eventsourcing (cached aggregates)",
+        [seconds for seconds, _ in timed],
+        cpu_ms_per_command=_cpu_ms(cpu for _, cpu in timed),
+        version=eventsourcing_peer.version(),
+    )
+    return [
+        peer,
+        {
+            "name": "ratio ours/peer eventsourcing",
+            "commands_per_s_ratio": _ratio(ours["per_second"], peer["per_second"]),
+            "cpu_ms_per_command_ratio": _ratio(
+                ours["cpu_ms_per_command"], peer["cpu_ms_per_command"]
+            ),
+            "p50_ratio": _ratio(ours["p50_ms"], peer["p50_ms"]),
+            "p99_ratio": _ratio(ours["p99_ms"], peer["p99_ms"]),
+        },
+    ]
+
+
+def _ratio(ours: float | None, theirs: float | None) -> float | None:
+    return round(ours / theirs, 3) if ours and theirs else None
 
 
 def _random_game(rules: Ruleset, players: int, rng: random.Random) -> list[Event]:

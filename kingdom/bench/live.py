@@ -61,7 +61,13 @@ def add_arguments(parser: Any) -> None:
     group.add_argument("--ruleset", dest="live_ruleset", default=None)
     group.add_argument("--moves", type=int, default=300, help="moves per table at most")
     group.add_argument("--seconds", type=float, default=30.0, help="bound on the measured phase")
-    group.add_argument("--peer", choices=["none", "bgio"], default="none")
+    group.add_argument(
+        "--peer",
+        choices=["none", "bgio", "eventsourcing"],
+        default="none",
+        help="measure a peer in the same run: bgio beside bench live, eventsourcing beside "
+        "bench commands",
+    )
     group.add_argument(
         "--via",
         choices=["http", "socket"],

@@ -75,3 +75,26 @@ def test_bench_rules_prints_random_games_and_replay_rates(ruleset):
 def test_bench_refuses_an_unknown_ruleset():
     with pytest.raises(CommandError, match="unknown ruleset"):
         bench("rules", "chess")
+
+
+def test_bench_commands_with_the_eventsourcing_peer_plays_the_same_commands_and_gives_ratios():
+    lines = bench("commands", "--games", "1", "--max-commands", "12", "--peer", "eventsourcing")
+    ours, peer, ratio = lines[0], lines[1], lines[2]
+    assert peer["name"] == "peer eventsourcing (cached aggregates)"
+    assert peer["n"] == ours["n"] == 12
+    assert peer["version"].startswith("eventsourcing ")
+    for field in ("per_second", "p50_ms", "p99_ms", "cpu_ms_per_command"):
+        assert is_number(peer[field]) and peer[field] > 0, field
+    assert ratio["name"] == "ratio ours/peer eventsourcing"
+    assert ratio["commands_per_s_ratio"] == round(ours["per_second"] / peer["per_second"], 3)
+    assert ratio["cpu_ms_per_command_ratio"] == round(
+        ours["cpu_ms_per_command"] / peer["cpu_ms_per_command"], 3
+    )
+    assert ratio["p50_ratio"] == round(ours["p50_ms"] / peer["p50_ms"], 3)
+    assert [line["name"] for line in lines[3:]] == COST_LINES
+
+
+@pytest.mark.parametrize(("what", "peer"), [("commands", "bgio"), ("live", "eventsourcing")])
+def test_bench_refuses_a_peer_that_does_not_run_beside_it(what, peer):
+    with pytest.raises(CommandError, match=f"--peer {peer} does not run beside bench {what}"):
+        bench(what, "--peer", peer)

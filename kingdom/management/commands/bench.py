@@ -1,6 +1,7 @@
 """Benchmarks. Each measurement prints one JSON line (name, n, rate, p50/p99).
 
 python manage.py bench commands [--games 10] [--players 2] [--max-commands N]
+    [--peer eventsourcing]
 python manage.py bench rules kingdom-builder [--games 50] [--players 4]
 python manage.py bench live [--processes 2 | --url http://127.0.0.1:8000 ...]
     [--tables 16] [--ruleset kingdoms] [--moves 300] [--seconds 30] [--peer bgio]
@@ -44,6 +45,11 @@ class Command(BaseCommand):
         keys = {r.key for r in all_rulesets()}
         if options["ruleset"] not in keys:
             raise CommandError(f"unknown ruleset {options['ruleset']!r}; one of {sorted(keys)}")
+        peer = {"live": "bgio", "commands": "eventsourcing"}.get(options["what"])
+        if options["peer"] not in ("none", peer):
+            raise CommandError(
+                f"--peer {options['peer']} does not run beside bench {options['what']}"
+            )
         if options["what"] == "commands":
             lines = InProcessBench().bench_commands(options)
         elif options["what"] == "rules":
