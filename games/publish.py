@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import os
-import threading
 import uuid
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from games.publisher import publisher
 
 log = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
@@ -26,27 +26,6 @@ LOBBY_GROUP = "lobby"
 # The in-memory layer's queues belong to the server's event loop; a publish from a plain
 # thread (the embedded bot worker) must run its coroutine on that loop.
 _server_loop: asyncio.AbstractEventLoop | None = None
-
-
-# Every other publish goes through one event loop per process, in its own thread: from a
-# plain thread (a Celery worker, the embedded bot runner, a write in a request's thread)
-# async_to_sync made a new loop and a new thread per call, and channels_redis a new
-# connection to Redis for each loop: ~5 ms a publish. A write waits for its publish (in
-# order, and no pile-up behind a slow Redis), at most PUBLISH_WAIT seconds.
-PUBLISH_WAIT = 5.0
-_publisher: tuple[int, asyncio.AbstractEventLoop] | None = None
-_publisher_lock = threading.Lock()
-
-
-def _publisher_loop() -> asyncio.AbstractEventLoop:
-    global _publisher
-    with _publisher_lock:
-        # A forked child (Celery's prefork pool) has the loop but not its thread.
-        if _publisher is None or _publisher[0] != os.getpid():
-            loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="publisher", daemon=True).start()
-            _publisher = (os.getpid(), loop)
-        return _publisher[1]
 
 
 def remember_server_loop() -> None:
@@ -59,17 +38,15 @@ def game_group(game_id: uuid.UUID | str) -> str:
 
 
 def send_to_group(group: str, message: dict[str, Any]) -> None:
-    """Also for other apps' groups (community's chat): one layer, one loop handling."""
+    """Also for other apps' groups (community's chat): one layer, one loop handling.
+    Returns once the message is handed over, not sent (games/publisher.py)."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         loop = _server_loop
         if not isinstance(layer, InMemoryChannelLayer):
-            sent = asyncio.run_coroutine_threadsafe(
-                layer.group_send(group, message), _publisher_loop()
-            )
-            sent.result(timeout=PUBLISH_WAIT)
+            publisher().hand_over(layer, group, message)
         elif loop is not None and loop.is_running():
             asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
         else:

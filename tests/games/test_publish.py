@@ -14,7 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.test import override_settings
 
-from games import publish
+from games import publish, publisher
 from kingdom.ops.channel_layer import BACKENDS, redis_channel_layer
 from tests.conftest import needs_redis
 
@@ -35,7 +35,7 @@ def test_publishes_from_plain_threads_reach_the_group_through_one_loop(redis_lay
 
     def write(head: int) -> None:
         publish.game_advanced(game_id, head)
-        loops.append(publish._publisher_loop())
+        loops.append(publisher.publisher().loop)
 
     def write_from_two_threads() -> None:
         for head in (1, 2):
@@ -56,8 +56,8 @@ def test_publishes_from_plain_threads_reach_the_group_through_one_loop(redis_lay
 
 
 def test_a_forked_child_makes_its_own_publisher_loop(monkeypatch):
-    parent = publish._publisher_loop()
+    parent = publisher.publisher()
     monkeypatch.setattr(os, "getpid", lambda: -1)  # as in a child after fork
-    child = publish._publisher_loop()
-    assert child is not parent and child.is_running()
-    assert publish._publisher_loop() is child
+    child = publisher.publisher()
+    assert child is not parent and child.loop.is_running()
+    assert publisher.publisher() is child
