@@ -34,6 +34,11 @@ application = ProtocolTypeRouter(
     }
 )
 
+# Under daphne, Twisted need not parse POST bodies as forms (kingdom/ops/daphne_requests.py).
+from kingdom.ops.daphne_requests import leave_bodies_to_django  # noqa: E402
+
+leave_bodies_to_django()
+
 # Loaded: freeze it out of the collector's scans (kingdom/ops/collector.py says why).
 from kingdom.ops.collector import tune_after_start_up  # noqa: E402
 
