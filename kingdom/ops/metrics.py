@@ -70,7 +70,9 @@ AUDIT_FAILURES = Counter("kingdom_audit_failures_total", "Game audits whose verd
 
 def counted_command(submit: Callable[P, R]) -> Callable[P, R]:
     """Decorates the write path's submit: counts each command accepted or refused (by
-    its error code) and times it. Refusals are logged at INFO with their code."""
+    its error code) and times it. Refusals are logged at INFO with their code; accepted
+    commands at DEBUG only: the game's event log records each of them, and a JSON line
+    per move was ~2% of a loaded server's CPU (py-spy, bench live)."""
 
     @functools.wraps(submit)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -84,7 +86,7 @@ def counted_command(submit: Callable[P, R]) -> Callable[P, R]:
             raise
         MOVE_SECONDS.observe(time.perf_counter() - started)
         COMMANDS.labels("accepted", "").inc()
-        log.info("command accepted", extra={"game": str(kwargs.get("game_id"))})
+        log.debug("command accepted", extra={"game": str(kwargs.get("game_id"))})
         return result
 
     return wrapper

@@ -83,6 +83,37 @@ def test_a_move_s_request_id_follows_it_into_the_service_log(api, json_lines):
     assert refused[-1]["game"] == str(game.id)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_an_accepted_move_is_logged_at_debug_only_with_its_request_id(api, json_lines):
+    from games import services
+    from tests.games.helpers import game_with_bots
+
+    client = api("ana")
+    game = game_with_bots(client.user, bots=1)
+    services.game_start(game_id=game.id, user=client.user)
+
+    def move(request_id: str) -> None:
+        table = client.get(f"/api/tables/{game.id}/legal/").json()
+        response = client.post(
+            f"/api/tables/{game.id}/commands/",
+            {"command": table["commands"][0], "expected_seq": table["seq"]},
+            format="json",
+            HTTP_X_REQUEST_ID=request_id,
+        )
+        assert response.status_code == 201, response.content
+
+    def accepted() -> list[dict]:
+        return [line for line in json_lines() if line["event"] == "command accepted"]
+
+    move("move-1")  # the fixture's INFO: the event log is the record of it
+    assert accepted() == []
+    logging.getLogger("kingdom").setLevel(logging.DEBUG)
+    move("move-2")
+    # The move, and the bot's answer the request ran in-process, each a line of its own.
+    assert accepted()
+    assert {(line["request_id"], line["game"]) for line in accepted()} == {("move-2", str(game.id))}
+
+
 def test_a_task_published_during_a_request_carries_its_id_to_the_worker():
     structlog.contextvars.bind_contextvars(request_id="req-bot-1")
     try:
