@@ -53,6 +53,16 @@ class _StateCache:
             del self._entries[game_id]
             return entry[1]
 
+    def held_seq(self, game_id: uuid.UUID | str) -> int | None:
+        """The seq of the state held for the game, if any (it stays held)."""
+        try:
+            key = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
+        except ValueError:
+            return None
+        with self._lock:
+            entry = self._entries.get(key)
+            return entry[0] if entry else None
+
     def take_behind(self, game_id: uuid.UUID, seq: int) -> tuple[int, tables.TableState] | None:
         """Remove and return the state held at ``seq`` or before it, with its seq."""
         with self._lock:
@@ -122,12 +132,13 @@ def _load_from_snapshot(game: Game, ruleset: Ruleset) -> tables.TableState:
     return table
 
 
-def load_table(game: Game) -> tables.TableState:
+def load_table(game: Game, caught_up: CaughtUp | None = None) -> tables.TableState:
     """A table state at ``game.head_seq`` that the caller owns and may mutate.
 
     A state the process holds a few events behind the head (another process wrote them:
     players of one table often reach different processes) is brought up by folding
-    those events, read in one statement, rather than reloaded from the snapshot."""
+    those events rather than reloaded from the snapshot: ``caught_up`` when the caller
+    read them already (the write path's locking read), else read in one statement."""
     ruleset = get_ruleset(game.ruleset)
     held = state_cache.take_behind(game.id, game.head_seq)
     if held is not None:
@@ -135,10 +146,38 @@ def load_table(game: Game) -> tables.TableState:
         if seq == game.head_seq:
             return table
         if game.head_seq - seq <= settings.SNAPSHOT_EVERY:
-            for row in events_between(game, seq, game.head_seq):
-                table = tables.apply(ruleset, table, to_event(row))
+            if caught_up is not None and caught_up.upto(seq, game.head_seq):
+                events = caught_up.events
+            else:
+                events = [to_event(row) for row in events_between(game, seq, game.head_seq)]
+            for event in events:
+                table = tables.apply(ruleset, table, event)
             return table
     return _load_from_snapshot(game, ruleset)
+
+
+@dataclass(frozen=True)
+class CaughtUp:
+    """The events after ``after`` up to the head, read with the game's row lock."""
+
+    after: int
+    events: list[Event]
+
+    def upto(self, seq: int, head: int) -> bool:
+        """True when these are exactly the events from ``seq`` to ``head``."""
+        return self.after == seq and len(self.events) == head - seq
+
+    @classmethod
+    def from_json(cls, after: int, value: Any) -> CaughtUp:
+        """From ``[[type, public, private], ...]`` in seq order (None: no events)."""
+        items = json.loads(value) if isinstance(value, str | bytes) else value or []
+        return cls(
+            after,
+            [
+                Event(kind, public, {int(seat): data for seat, data in private.items()})
+                for kind, public, private in items
+            ],
+        )
 
 
 def events_between(game: Game, after: int, upto: int, limit: int | None = None) -> list[GameEvent]:

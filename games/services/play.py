@@ -71,9 +71,10 @@ def _submit(
     command_id: uuid.UUID | None,
     expected_seq: int | None,
 ) -> Submitted:
-    # One round trip: the row lock, the seats, the head's hash and (for a command_id the
-    # client sent) whether it was recorded; a fresh id cannot have been.
-    at_lock = lock_for_command(game_id, command_id)
+    # One round trip: the row lock, the seats, the head's hash, (for a command_id the
+    # client sent) whether it was recorded, a fresh id cannot have been, and the events
+    # another process wrote since the state this one holds.
+    at_lock = lock_for_command(game_id, command_id, store.state_cache.held_seq(game_id))
     game, seats = at_lock.game, at_lock.seats
     if at_lock.recorded_seq is not None:
         recorded = GameEvent.objects.get(game=game, seq=at_lock.recorded_seq)
@@ -105,7 +106,14 @@ def _submit(
     except IllegalCommand as exc:
         raise from_illegal(exc) from exc
     return decide_and_append(
-        game, actor, seat, command, command_id, seats=seats, head_hash=at_lock.head_hash
+        game,
+        actor,
+        seat,
+        command,
+        command_id,
+        seats=seats,
+        head_hash=at_lock.head_hash,
+        caught_up=at_lock.caught_up,
     )
 
 

@@ -126,6 +126,9 @@ class _CachePerThread:
     def take_behind(self, game_id, seq):
         return self._cache().take_behind(game_id, seq)
 
+    def held_seq(self, game_id):
+        return self._cache().held_seq(game_id)
+
     def put(self, game_id, seq, table) -> None:
         self._cache().put(game_id, seq, table)
 
@@ -154,11 +157,13 @@ def _served(game: Game) -> tuple[dict, dict]:
 
 
 @needs_postgres
+@pytest.mark.parametrize("read_before_moving", [True, False], ids=["read first", "move at once"])
 def test_two_processes_alternating_moves_never_serve_a_stale_state(
-    make_user, monkeypatch, settings
+    make_user, monkeypatch, settings, read_before_moving
 ):
     """Two writers (own connection, own state cache) take turns moving one game; after
-    each move both serve exactly what a full replay of the log gives."""
+    each move both serve exactly what a full replay of the log gives. A writer that moves
+    at once holds its state one move behind: the locking read brings it the move."""
     settings.BOT_RUNNER = "none"
     settings.SNAPSHOT_EVERY = 7  # loads from a snapshot plus a tail happen too
     monkeypatch.setattr(store, "state_cache", _CachePerThread())
@@ -169,6 +174,7 @@ def test_two_processes_alternating_moves_never_serve_a_stale_state(
     mismatches: list[str] = []
     moves_made = [0, 0]
     moves = 24
+    next_move: list[tuple[int, dict]] = []  # the next seat to act and its first legal move
 
     def writer(me: int) -> None:
         try:
@@ -178,20 +184,27 @@ def test_two_processes_alternating_moves_never_serve_a_stale_state(
                     here = Game.objects.get(pk=game.id)
                     if here.status != Game.Status.ACTIVE:
                         return
-                    # Before moving: this process's state is the log's, at the new head.
-                    if _served(here) != _replayed_truth(here):
-                        mismatches.append(f"writer {me} before its move at {here.head_seq}")
-                    (seat,) = to_act(here)
+                    if read_before_moving or not next_move:
+                        # Before moving: this process's state is the log's, at the new head.
+                        if _served(here) != _replayed_truth(here):
+                            mismatches.append(f"writer {me} before its move at {here.head_seq}")
+                        (seat,) = to_act(here)
+                        command = first_legal(here, seat)
+                    else:  # the move the other process found: this one has read nothing
+                        seat, command = next_move[0]
                     services.game_submit(
                         game_id=here.id,
                         user=by_seat[seat],
-                        command=first_legal(here, seat),
+                        command=command,
                         expected_seq=here.head_seq,
                     )
                     moves_made[me] += 1
                     here.refresh_from_db()
                     if _served(here) != _replayed_truth(here):
                         mismatches.append(f"writer {me} after its move at {here.head_seq}")
+                    if here.status == Game.Status.ACTIVE:
+                        (seat,) = to_act(here)
+                        next_move[:] = [(seat, first_legal(here, seat))]
                 finally:
                     turn[1 - me].release()
         finally:
@@ -333,3 +346,69 @@ def test_a_posted_move_is_answered_from_what_the_write_locked(make_user, sent_bo
     expected = selectors.events_after(game, seat, game.head_seq - len(answer.json()["events"]))
     assert answer.json()["events"] == expected
     assert answer.json()["head_seq"] == game.head_seq
+
+
+# ---- a process whose state is behind: the events another process wrote -----------------
+def _two_moves_then_held_behind(users: list) -> tuple[Game, int, tuple[Any, dict]]:
+    """A game two moves on, this process holding its state as of the first (the second
+    was written by another process); and the next move, found before the state is held."""
+    game = humans_game(users)
+    heads = []
+    for _ in range(2):
+        seat, mover = mover_of(game, users)
+        services.game_submit(game_id=game.id, user=mover, command=first_legal(game, seat))
+        game.refresh_from_db()
+        heads.append(game.head_seq)
+    behind = heads[0]
+    seat, mover = mover_of(game, users)
+    command = first_legal(game, seat)  # reads (and brings up) the held state: before
+    store.state_cache.clear()
+    store.state_cache.put(game.id, behind, store.replay(game, upto=behind))
+    return game, behind, (mover, command)
+
+
+@needs_postgres
+def test_a_move_in_a_process_whose_state_is_behind_reads_the_missing_events_with_the_lock(
+    make_user, sent_bot_turns
+):
+    users = [make_user("ana"), make_user("bob")]
+    game, behind, (mover, command) = _two_moves_then_held_behind(users)
+    assert store.state_cache.held_seq(game.id) == behind < game.head_seq
+    sql = submit_counting(game, mover, command, command_id=uuid.uuid4())
+    assert len(sql) == QUERIES_PER_MOVE, sql  # no read of the events of its own
+    game.refresh_from_db()
+    assert _served(game) == _replayed_truth(game)
+
+
+def test_caught_up_events_that_do_not_start_at_the_held_state_are_read_again(
+    make_user, sent_bot_turns
+):
+    """The state held may change between the locking read and the load (another thread
+    of the process wrote): events that do not fit it are not folded into it."""
+    users = [make_user("ana"), make_user("bob")]
+    game, behind, _ = _two_moves_then_held_behind(users)
+    game.refresh_from_db()
+    wrong = store.CaughtUp(after=behind - 1, events=[])
+    table = store.load_table(game, wrong)
+    rules = get_ruleset(game.ruleset)
+    truth = store.replay(game)
+    assert [tables.view(rules, table, s) for s in (0, 1, None)] == [
+        tables.view(rules, truth, s) for s in (0, 1, None)
+    ]
+
+
+def test_caught_up_events_come_as_the_database_gives_them():
+    public, private = {"tile": 3}, {"0": {"drawn": [1]}}
+    for value in (
+        [["tile_drawn", public, private]],
+        '[["tile_drawn", {"tile": 3}, {"0": {"drawn": [1]}}]]',
+    ):
+        caught_up = store.CaughtUp.from_json(5, value)
+        assert caught_up.after == 5 and caught_up.upto(5, 6) and not caught_up.upto(4, 6)
+        (event,) = caught_up.events
+        assert (event.type, event.public, event.private) == (
+            "tile_drawn",
+            public,
+            {0: {"drawn": [1]}},
+        )
+    assert store.CaughtUp.from_json(7, None).events == []  # nothing after the held seq
