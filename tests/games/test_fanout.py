@@ -215,10 +215,10 @@ def test_a_process_brings_its_state_up_by_the_events_another_process_wrote(make_
     loads, writing = [], threading.local()
     real_load = store.load_table
 
-    def counted_load(g):
+    def counted_load(g, caught_up=None):
         if not getattr(writing, "on", False):
             loads.append(g.head_seq)
-        return real_load(g)
+        return real_load(g, caught_up)
 
     monkeypatch.setattr(store, "load_table", counted_load)
 
