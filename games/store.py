@@ -169,8 +169,9 @@ class CaughtUp:
 
     @classmethod
     def from_json(cls, after: int, value: Any) -> CaughtUp:
-        """From ``[[type, public, private], ...]`` in seq order (None: no events)."""
-        items = json.loads(value) if isinstance(value, str | bytes) else value or []
+        """From ``[[type, public, private], ...]`` in seq order, as psycopg loads a
+        ``json_agg`` (None: no events)."""
+        items = value or []
         return cls(
             after,
             [

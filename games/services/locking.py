@@ -5,8 +5,9 @@ activity (whom the new head's updates are for: games/pushed_news.py), the hash o
 event at its head (the next event's ``prev_hash``), for a ``command_id`` the client
 sent, where that id was recorded, and on PostgreSQL, when the process holds the game's
 state a few events behind (another process wrote them), those events. The statement
-never changes, so it is written once here rather than built by the ORM per move (building it cost ~1.1 ms of CPU, more than everything
-else the write path does in Python); games/rows.py makes the models from its rows.
+never changes, so it is written once here rather than built by the ORM per move
+(building it cost ~1.1 ms of CPU, more than everything else the write path does in
+Python); games/rows.py makes the models from its rows.
 """
 
 from __future__ import annotations

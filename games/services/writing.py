@@ -155,10 +155,11 @@ def decide_and_append(
 ) -> Submitted:
     """Decide ``command`` at the head and append its events. The caller holds the lock.
 
-    ``seats``, ``head_hash`` and ``caught_up`` are what ``lock_for_command`` read with the
-    lock (read here when not given). The game's row changes in one UPDATE (head, and the clock
-    deadline or the result only when they change); bot turns are scheduled only for bot
-    seats to act, found from the state and the seats, with no query after the commit.
+    ``seats``, ``head_hash`` and ``caught_up`` are what ``lock_for_command`` read with
+    the lock (read here when not given). The game's row changes in one UPDATE (head, and
+    the clock deadline or the result only when they change); bot turns are scheduled only
+    for bot seats to act, found from the state and the seats, with no query after the
+    commit.
     """
     rules = get_ruleset(game.ruleset)
     table = store.load_table(game, caught_up)

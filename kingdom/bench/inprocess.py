@@ -32,6 +32,7 @@ from games.models import Game
 from games.rules import get_ruleset
 from games.rules.base import Event, Ruleset
 from kingdom.bench import eventsourcing_peer
+from kingdom.bench.peer import over
 
 # The design's promise: a command late in a long game costs at most 1.3x one early in it.
 COST_RATIO_LIMIT = 1.3
@@ -205,18 +206,14 @@ def _eventsourcing_lines(ours: dict[str, Any], played: list[list[Timed]]) -> lis
         peer,
         {
             "name": "ratio ours/peer eventsourcing",
-            "commands_per_s_ratio": _ratio(ours["per_second"], peer["per_second"]),
-            "cpu_ms_per_command_ratio": _ratio(
+            "commands_per_s_ratio": over(ours["per_second"], peer["per_second"]),
+            "cpu_ms_per_command_ratio": over(
                 ours["cpu_ms_per_command"], peer["cpu_ms_per_command"]
             ),
-            "p50_ratio": _ratio(ours["p50_ms"], peer["p50_ms"]),
-            "p99_ratio": _ratio(ours["p99_ms"], peer["p99_ms"]),
+            "p50_ratio": over(ours["p50_ms"], peer["p50_ms"]),
+            "p99_ratio": over(ours["p99_ms"], peer["p99_ms"]),
         },
     ]
-
-
-def _ratio(ours: float | None, theirs: float | None) -> float | None:
-    return round(ours / theirs, 3) if ours and theirs else None
 
 
 def _random_game(rules: Ruleset, players: int, rng: random.Random) -> list[Event]:

@@ -76,12 +76,13 @@ def run_bgio(matches: int, moves: int, seconds: int) -> tuple[list[dict[str, Any
     return [{"name": f"peer boardgame.io {line.get('label', '')}", **line} for line in lines], None
 
 
+def over(ours: Any, theirs: Any) -> float | None:
+    """Our figure over a peer's, to 3 places (None when either is missing)."""
+    return round(ours / theirs, 3) if isinstance(ours, int | float) and theirs else None
+
+
 def ratios(ours: dict[str, Any], peer: dict[str, Any]) -> dict[str, Any]:
     """Ours over the peer's: above 1 is better for commands/s, worse for CPU and p50."""
-
-    def over(a: Any, b: Any) -> float | None:
-        return round(a / b, 3) if isinstance(a, int | float) and b else None
-
     latency = peer.get("lat_ms") or {}
     return {
         "name": f"ratio ours/peer {peer.get('storage')}, {ours['ruleset']}",

@@ -25,8 +25,10 @@ def leave_bodies_to_django() -> bool:
     except ImportError:  # served by another ASGI server
         return False
     base = getattr(http_protocol, "WebRequest", None)
-    if base is None or getattr(base, "leaves_bodies_to_django", False):
-        return base is not None
+    if base is None:
+        return False
+    if getattr(base, "leaves_bodies_to_django", False):  # set up already
+        return True
 
     class BodyLeftToDjango(base):
         leaves_bodies_to_django = True
