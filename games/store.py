@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.db.models import Field
 from django.utils import timezone
 
-from games import signing
+from games import prepared, round_trips, signing
 from games import table as tables
 from games.chain import GENESIS, record_hash
 from games.models import Game, GameEvent, Snapshot
@@ -309,10 +309,12 @@ def _write_rows(rows: list[GameEvent], game: Game, changes: dict[str, Any]) -> N
     game_fields, update = _update_statement(connection.vendor, tuple(changes))
     update_params = [f.get_db_prep_save(changes[f.name], connection) for f in game_fields]
     update_params.append(Game._meta.pk.get_db_prep_value(game.pk, connection))
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(f"WITH appended AS ({insert}) {update}", insert_params + update_params)
-        else:
+    if connection.vendor == "postgresql":
+        # Inside the write path's fused transaction it travels with COMMIT.
+        write = prepared.execute_form(f"WITH appended AS ({insert}) {update}")
+        round_trips.send_with_commit(write, insert_params + update_params)
+    else:
+        with connection.cursor() as cursor:
             cursor.execute(insert, insert_params)
             cursor.execute(update, update_params)
     for row in rows:

@@ -144,6 +144,11 @@ if DB_POOL_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.po
         "max_size": DB_POOL_SIZE,
         "timeout": DB_POOL_TIMEOUT,
     }
+# The write path's two statements are prepared once per pooled connection, which spares
+# PostgreSQL planning them on every move (games/prepared.py). Off without the pool (each
+# request's connection would prepare them afresh) and for a proxy that resets sessions
+# between transactions (PgBouncer in transaction mode).
+DB_PREPARE_STATEMENTS = env_bool("DB_PREPARE_STATEMENTS", True) and DB_POOL_SIZE > 0
 
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:

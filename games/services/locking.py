@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from games import store
+from games import prepared, store
 from games.errors import NotFound
 from games.models import Game, GameEvent, Seat
 from games.rows import Columns
@@ -77,7 +77,9 @@ def _locking_read(
     except (ValidationError, ValueError, TypeError, AttributeError) as exc:
         raise NotFound("not_found", "No such table.") from exc
     with connection.cursor() as cursor:
-        cursor.execute(statement.sql[command_id is not None, catch_up], params)
+        cursor.execute(
+            prepared.execute_form(statement.sql[command_id is not None, catch_up]), params
+        )
         rows = cursor.fetchall()
     if not rows:
         return None

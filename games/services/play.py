@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from games import store
+from games import round_trips, store
 from games import table as tables
 from games.errors import Conflict, ServiceError, from_illegal
 from games.models import Game, GameEvent, Seat
@@ -45,14 +45,17 @@ def game_submit(
     and the timeout is recorded at once rather than at the next sweep.
     """
     try:
-        return _submit(
-            game_id=game_id,
-            command=command,
-            user=user,
-            bot_seat=bot_seat,
-            command_id=command_id,
-            expected_seq=expected_seq,
-        )
+        # The write path's transaction: the lock, the decision and the append, with
+        # BEGIN and COMMIT riding on the locking read and the append (games/round_trips.py).
+        with round_trips.fused_transaction():
+            return _submit(
+                game_id=game_id,
+                command=command,
+                user=user,
+                bot_seat=bot_seat,
+                command_id=command_id,
+                expected_seq=expected_seq,
+            )
     except ServiceError as exc:
         if exc.code == "out_of_time":
             from games.services.timing import game_timeouts
@@ -61,7 +64,6 @@ def game_submit(
         raise
 
 
-@transaction.atomic
 def _submit(
     *,
     game_id: uuid.UUID,
