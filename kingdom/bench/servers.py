@@ -224,6 +224,30 @@ def cpu_seconds(pids: list[int]) -> float:
     return ticks / CLK_TCK
 
 
+def service_pids() -> dict[str, list[int]]:
+    """The root processes of PostgreSQL ("database") and Redis ("redis") when they run on
+    this machine: each process named so whose parent is not (a postmaster, whose
+    backends, WAL writer and checkpointer are its children). A service found nowhere has
+    no entry; the bench then reports no CPU for it rather than a wrong one."""
+    names = {"postgres": "database", "redis-server": "redis"}
+    comm: dict[int, str] = {}
+    parent: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            head, _, rest = stat.rpartition(")")
+            comm[int(entry.name)] = head.partition("(")[2]
+            parent[int(entry.name)] = int(rest.split()[1])
+    found: dict[str, list[int]] = {}
+    for pid, name in comm.items():
+        if name in names and comm.get(parent[pid]) != name:
+            found.setdefault(names[name], []).append(pid)
+    return found
+
+
 # ---- PostgreSQL connections ----------------------------------------------------------
 class ConnectionSampler:
     """Samples ``pg_stat_activity`` for this database every ``every`` seconds on a

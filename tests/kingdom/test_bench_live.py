@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from games.models import GameEvent
-from kingdom.bench import live
+from kingdom.bench import live, servers
 from tests.conftest import needs_postgres, needs_redis
 
 pytestmark = [needs_postgres, needs_redis, pytest.mark.django_db(transaction=True)]
@@ -57,6 +57,11 @@ def test_bench_live_plays_moves_over_http_and_sockets_without_errors(ruleset):
     # ... and never more than its pool.
     assert line["peak_pg_connections"] <= settings.DB_POOL_SIZE * line["processes"]
     assert line["versions"]["server"].startswith("daphne ")
+    # PostgreSQL and Redis run on this machine (as in CI): their CPU per move is counted.
+    assert servers.service_pids().keys() == {"database", "redis"}
+    for service in ("database", "redis"):  # in clock ticks: a short run may read 0
+        assert is_number(line[f"{service}_cpu_ms_per_move"]), service
+        assert line[f"{service}_cpu_ms_per_move"] >= 0
     # Every move counted is a command the service recorded (plus the uncounted warm-up).
     commands = GameEvent.objects.filter(game__ruleset=ruleset, command_id__isnull=False)
     assert commands.exclude(type="table_started").count() == line["moves"] + live.WARMUP_MOVES
