@@ -25,7 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.utils import timezone
 
-from games import clocks, selectors, store
+from games import clocks, prepared, selectors, store
 from games import table as tables
 from games.errors import NotFound
 from games.json_output import encode
@@ -177,7 +177,7 @@ def read_game_and_seats(game_id: uuid.UUID | str) -> tuple[Game, list[SeatRow]]:
     except (ValidationError, ValueError, TypeError, AttributeError) as exc:
         raise NotFound("not_found", "No such table.") from exc
     with connection.cursor() as cursor:
-        cursor.execute(statement.sql, [key])
+        cursor.execute(prepared.execute_form(statement.sql), [key])
         rows = cursor.fetchall()
     if not rows:
         raise NotFound("not_found", "No such table.")

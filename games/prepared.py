@@ -1,4 +1,5 @@
-"""The write path's statements prepared once per PostgreSQL connection.
+"""The hot paths' statements prepared once per PostgreSQL connection: the write path's
+locking read and append, the token lookup, and the fan-out's reads of a head.
 
 Django binds parameters on the client, so PostgreSQL parses and plans every statement
 it is sent. The locking read (a join with three subqueries) spent longer being planned

@@ -189,7 +189,7 @@ def events_between(game: Game, after: int, upto: int, limit: int | None = None) 
         sql = f"{sql} LIMIT {int(limit)}"
     key = Game._meta.pk.get_db_prep_value(game.pk, connection)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [key, after, upto])
+        cursor.execute(prepared.execute_form(sql), [key, after, upto])
         rows = cursor.fetchall()
     events = [columns.make(row, 0) for row in rows]
     for event in events:

@@ -144,7 +144,7 @@ if DB_POOL_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.po
         "max_size": DB_POOL_SIZE,
         "timeout": DB_POOL_TIMEOUT,
     }
-# The write path's two statements are prepared once per pooled connection, which spares
+# The hot paths' statements are prepared once per pooled connection, which spares
 # PostgreSQL planning them on every move (games/prepared.py). Off without the pool (each
 # request's connection would prepare them afresh) and for a proxy that resets sessions
 # between transactions (PgBouncer in transaction mode).

@@ -3,7 +3,8 @@
 DRF's ``TokenAuthentication`` builds ``Token.objects.select_related("user").get(key=...)``
 through the ORM on every request: building it cost more CPU than the whole write of a
 move's events. This is the same lookup and the same answers (the token and its user;
-"Invalid token." and "User inactive or deleted." as 401s), read in one statement.
+"Invalid token." and "User inactive or deleted." as 401s), read in one statement,
+prepared once per pooled connection (games/prepared.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
+from games import prepared
 from games.rows import Columns
 
 
@@ -34,7 +36,7 @@ def token_with_user(key: str) -> Token | None:
     """The token ``key`` with its user (every field, as ``select_related`` reads it)."""
     tokens, users, sql = _statement(connection.vendor)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [key])
+        cursor.execute(prepared.execute_form(sql), [key])
         row = cursor.fetchone()
     if row is None:
         return None
