@@ -185,7 +185,7 @@ def events_between(game: Game, after: int, upto: int, limit: int | None = None) 
     """The events after seq ``after`` up to ``upto`` (at most ``limit``), in order, from
     a statement written once (games/rows.py): the hot paths' read of new events."""
     columns, sql = _events_statement(connection.vendor)
-    if limit is not None:
+    if limit is not None:  # a constant of the caller's: one more prepared statement
         sql = f"{sql} LIMIT {int(limit)}"
     key = Game._meta.pk.get_db_prep_value(game.pk, connection)
     with connection.cursor() as cursor:
