@@ -193,15 +193,23 @@ def stop(servers: list[Server]) -> None:
 
 
 # ---- CPU time from /proc -------------------------------------------------------------
-def _children() -> dict[int, list[int]]:
-    tree: dict[int, list[int]] = {}
+def _processes() -> dict[int, tuple[int, str]]:
+    """Every process on the machine: pid -> (parent pid, name), from /proc."""
+    found: dict[int, tuple[int, str]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                head, _, rest = (entry / "stat").read_text().rpartition(")")
             except OSError:
                 continue
-            tree.setdefault(int(fields[1]), []).append(int(entry.name))
+            found[int(entry.name)] = (int(rest.split()[1]), head.partition("(")[2])
+    return found
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for pid, (parent, _) in _processes().items():
+        tree.setdefault(parent, []).append(pid)
     return tree
 
 
@@ -230,17 +238,9 @@ def service_pids() -> dict[str, list[int]]:
     backends, WAL writer and checkpointer are its children). A service found nowhere has
     no entry; the bench then reports no CPU for it rather than a wrong one."""
     names = {"postgres": "database", "redis-server": "redis"}
-    comm: dict[int, str] = {}
-    parent: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            head, _, rest = stat.rpartition(")")
-            comm[int(entry.name)] = head.partition("(")[2]
-            parent[int(entry.name)] = int(rest.split()[1])
+    processes = _processes()
+    comm = {pid: name for pid, (_, name) in processes.items()}
+    parent = {pid: ppid for pid, (ppid, _) in processes.items()}
     found: dict[str, list[int]] = {}
     for pid, name in comm.items():
         if name in names and comm.get(parent[pid]) != name:
