@@ -1,5 +1,5 @@
-"""kingdom/ops/threading.py: under ASGI a request's middleware, view and ORM run in one
-thread, entered once from the event loop and left once."""
+"""kingdom/ops/threading.py: under ASGI a request's signals, middleware, view and ORM run
+in one thread, entered once from the event loop and left once."""
 
 from __future__ import annotations
 
@@ -73,4 +73,96 @@ def test_a_request_runs_its_middleware_and_view_in_one_thread_entered_once(hops,
     # Django's own ASGI handler comes back to the event loop below the middleware and
     # enters the thread again for the view; this one never comes back mid-request.
     assert hops["back to the loop"] == 0
-    assert hops["into a thread"] >= 1
+    # request_started, the chain and request_finished: one entry, where Django makes three.
+    assert hops["into a thread"] == 1
+
+
+def test_the_request_signals_run_in_the_request_thread_around_the_view(monkeypatch):
+    from django.core.signals import request_finished, request_started
+
+    from games.api import views
+
+    seen: list[tuple[str, int]] = []
+    listed = views.TableList.get
+
+    def started(**kwargs):
+        seen.append(("started", threading.get_ident()))
+
+    def finished(**kwargs):
+        seen.append(("finished", threading.get_ident()))
+
+    def view(self, request, *args, **kwargs):
+        seen.append(("view", threading.get_ident()))
+        return listed(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(views.TableList, "get", view)
+    request_started.connect(started)
+    request_finished.connect(finished)
+    try:
+        response = _get(get_asgi_application(), "/api/tables/", {})
+    finally:
+        request_started.disconnect(started)
+        request_finished.disconnect(finished)
+
+    assert response["status"] == 200
+    assert [step for step, _ in seen] == ["started", "view", "finished"]
+    assert len({thread for _, thread in seen}) == 1
+
+
+@pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous iterators")
+def test_a_streamed_file_is_sent_whole_and_closed_after(tmp_path, monkeypatch):
+    from django.http import FileResponse
+    from django.urls import path
+
+    import kingdom.urls
+
+    served = tmp_path / "served.bin"
+    served.write_bytes(b"x" * 200_000)
+    opened: list = []
+
+    def download(request):
+        handle = open(served, "rb")  # noqa: SIM115 - the response closes it
+        opened.append(handle)
+        return FileResponse(handle)
+
+    monkeypatch.setattr(
+        kingdom.urls, "urlpatterns", [path("download/", download), *kingdom.urls.urlpatterns]
+    )
+    from django.urls import clear_url_caches
+
+    clear_url_caches()
+    try:
+        sent = _messages(get_asgi_application(), "/download/")
+    finally:
+        clear_url_caches()
+
+    assert sent[0]["status"] == 200
+    assert b"".join(message.get("body", b"") for message in sent[1:]) == served.read_bytes()
+    assert opened[0].closed
+
+
+def _messages(application, path: str) -> list[dict]:
+    """Every ASGI message a GET sends back (channels' HttpCommunicator wants a body in the
+    last one, which Django's streamed answers leave out)."""
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "GET",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+        "scheme": "http",
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 1),
+    }
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    async_to_sync(application)(scope, receive, send)
+    return sent
