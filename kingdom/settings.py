@@ -109,9 +109,10 @@ ASGI_APPLICATION = "kingdom.asgi.application"
 
 DATABASE_URL = os.environ.get("DATABASE_URL")
 if DATABASE_URL:
-    # No persistent connections: under ASGI (daphne) each request runs in a thread of its
-    # own, so a kept connection outlives it and piles up until PostgreSQL refuses more
-    # clients (Django's docs: disable them under ASGI; tests/production found it).
+    # No persistent connections: under ASGI (uvicorn, daphne) each request runs in a
+    # thread of its own, so a kept connection outlives it and piles up until PostgreSQL
+    # refuses more clients (Django's docs: disable them under ASGI; tests/production found
+    # it).
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
 else:
     DATABASES = {

@@ -56,7 +56,12 @@ def add_arguments(parser: Any) -> None:
     group.add_argument("--url", action="append", default=[], help="a running server (loopback)")
     group.add_argument("--server-pid", action="append", type=int, default=[])
     group.add_argument("--processes", type=int, default=1, help="servers to start here")
-    group.add_argument("--server", choices=servers.SERVERS, default="daphne")
+    group.add_argument(
+        "--server",
+        choices=servers.SERVERS,
+        default=servers.deployed_server(),
+        help="the ASGI server to start (default: the Procfile's)",
+    )
     group.add_argument("--tables", type=int, default=16)
     group.add_argument("--ruleset", dest="live_ruleset", default=None)
     group.add_argument("--moves", type=int, default=300, help="moves per table at most")

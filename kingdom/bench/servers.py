@@ -77,17 +77,29 @@ def _program(name: str) -> str:
     return str(local) if local.exists() else (shutil.which(name) or name)
 
 
+def procfile_web() -> list[str]:
+    """The Procfile's ``web`` line, in words."""
+    line = next(
+        ln.split(":", 1)[1] for ln in PROCFILE.read_text().splitlines() if ln.startswith("web:")
+    )
+    return shlex.split(line)
+
+
+def deployed_server() -> str:
+    """The ASGI server the Procfile's ``web`` line runs: the bench's default."""
+    return procfile_web()[0]
+
+
 def web_command(server: str, port: int) -> list[str]:
-    """daphne exactly as the Procfile's ``web`` line runs it, on loopback and ``port``;
-    uvicorn and granian with the same application and their access logs off, as daphne's
-    is by default."""
-    if server == "daphne":
-        line = next(
-            ln.split(":", 1)[1] for ln in PROCFILE.read_text().splitlines() if ln.startswith("web:")
-        )
-        words = shlex.split(line.replace("${PORT:-8000}", str(port)))
+    """The Procfile's ``web`` line, on loopback and ``port``; the other servers with the
+    same application and their access logs off (the service logs each request itself)."""
+    if server == deployed_server():
+        words = [w.replace("${PORT:-8000}", str(port)) for w in procfile_web()]
         words = ["127.0.0.1" if w == "0.0.0.0" else w for w in words]
         return [_program(words[0]), *words[1:]]
+    if server == "daphne":
+        return [_program("daphne"), "-b", "127.0.0.1", "-p", str(port),
+                "kingdom.asgi:application"]  # fmt: skip
     if server == "uvicorn":
         return [_program("uvicorn"), "--host", "127.0.0.1", "--port", str(port),
                 "--no-access-log", "--lifespan", "off", "kingdom.asgi:application"]  # fmt: skip

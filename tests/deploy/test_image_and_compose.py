@@ -114,3 +114,24 @@ def test_compose_runs_each_worker_on_its_own_queue():
     assert "-Q clocks" in services["clocks"]["command"]
     assert "-Q bots,celery" in services["worker"]["command"]
     assert "beat" in services["beat"]["command"]
+
+
+def test_the_image_compose_and_kubernetes_run_the_procfiles_web_server():
+    import json
+    import shlex
+
+    from tests.deploy.test_k8s import container, deployment
+
+    procfile = dict(
+        line.split(": ", 1) for line in (DEPLOY / "Procfile").read_text().splitlines() if line
+    )
+    web = [word.replace("${PORT:-8000}", "8000") for word in shlex.split(procfile["web"])]
+    cmd = next(
+        line.removeprefix("CMD ")
+        for line in (DEPLOY / "Dockerfile").read_text().splitlines()
+        if line.startswith("CMD ")
+    )
+    assert json.loads(cmd) == web
+    assert compose()["services"]["web"]["command"] == web
+    assert container(deployment("web"))["command"] == web
+    assert web[0] == "uvicorn"  # chosen by bench live over HTTP (README, Performance)

@@ -51,12 +51,13 @@ def test_bench_live_plays_moves_over_http_and_sockets_without_errors(ruleset):
     assert line["errors_total"] == 0 and line["errors"] == {"409": 0, "500": 0}
     for name in FIGURES:
         assert is_number(line[name]), name
-    # The started daphne process's connections, told apart by their application_name
+    # The started server process's connections, told apart by their application_name
     # (whatever else this test process holds on the database is not counted)...
     assert isinstance(line["peak_pg_connections"], int) and line["peak_pg_connections"] >= 1
     # ... and never more than its pool.
     assert line["peak_pg_connections"] <= settings.DB_POOL_SIZE * line["processes"]
-    assert line["versions"]["server"].startswith("daphne ")
+    # The Procfile's web server by default, as deployed.
+    assert line["versions"]["server"].startswith(f"{servers.deployed_server()} ")
     # PostgreSQL and Redis run on this machine (as in CI): their CPU per move is counted.
     assert servers.service_pids().keys() == {"database", "redis"}
     for service in ("database", "redis"):  # in clock ticks: a short run may read 0

@@ -187,7 +187,7 @@ class RedisServer:
 
 def python_env() -> dict[str, str]:
     """The test run's environment minus what must not leak into a server, with this
-    Python's scripts (daphne, celery, python) first on PATH."""
+    Python's scripts (uvicorn, celery, python) first on PATH."""
     leave_out = ("PYTEST", "DEBUG", *QUEUE_VARIABLES.values())
     env = {k: v for k, v in os.environ.items() if not k.startswith(leave_out)}
     scripts = str(Path(sys.executable).parent)
