@@ -48,8 +48,9 @@ def run_bgio(matches: int, moves: int, seconds: int) -> tuple[list[dict[str, Any
         "CONFIGS": CONFIGS,
         "MATCHES": str(matches),
         "REPEATS": "1",
-        # The anchor plays at most 400 moves per match (a 20x20 board).
-        "MOVES": str(max(1, min(moves, 400))),
+        # A match has 400 cells (a 20x20 board); the 400th move ends it as a draw, where
+        # the anchor's own check of each match expects one more turn: at most 399.
+        "MOVES": str(max(1, min(moves, 399))),
         "MAX_SECONDS": str(seconds),
         "SKIP_INSTALL": "1" if installed else "0",
     }

@@ -1,9 +1,9 @@
 """Prometheus metrics, and the call sites' one-line helpers.
 
 Multi-process: with ``PROMETHEUS_MULTIPROC_DIR`` set (an empty folder per pod, cleared
-at start), every process of the pod (daphne processes, Celery's prefork children) writes
+at start), every process of the pod (web processes, Celery's prefork children) writes
 its samples there and a scrape sums them (``prometheus_client.multiprocess``). Without
-it, each process answers for itself, which is right for one daphne process per pod.
+it, each process answers for itself, which is right for one web process per pod.
 
 Web pods answer /metrics (``metrics_view``). Celery workers answer on ``METRICS_PORT``
 when it is set (``start_worker_metrics_server``, called at worker start).
