@@ -67,6 +67,34 @@ def test_loading_with_a_cold_cache_folds_only_the_events_after_the_snapshot(
     assert store.replay(game).outcome == table.outcome
 
 
+def test_a_cold_load_starts_from_the_latest_snapshot_at_or_before_the_callers_head(
+    make_user, settings
+):
+    settings.SNAPSHOT_EVERY = 10
+    game = bot_game(make_user())
+    seqs = sorted(Snapshot.objects.filter(game=game).values_list("seq", flat=True))
+    assert len(seqs) >= 3
+    latest = store.latest_snapshot(game)
+    assert latest.seq == seqs[-1]
+    assert latest.state == Snapshot.objects.get(game=game, seq=seqs[-1]).state
+
+    # A caller whose row is behind (it read the game before later moves) gets the state
+    # at its own head, from the snapshot before it.
+    behind = Game.objects.get(pk=game.pk)
+    behind.head_seq = seqs[-2] + 1
+    assert store.latest_snapshot(behind).seq == seqs[-2]
+    store.state_cache.clear()
+    table = store.load_table(behind)
+    rules = get_ruleset(game.ruleset)
+    expected = None
+    for event in GameEvent.objects.filter(game=game, seq__lte=behind.head_seq).order_by("seq"):
+        expected = tables.apply(rules, expected, store.to_event(event))
+    assert tables.dump(rules, table) == tables.dump(rules, expected)
+
+    behind.head_seq = seqs[0] - 1
+    assert store.latest_snapshot(behind) is None
+
+
 def test_cached_state_is_reused_at_the_head(make_user, monkeypatch):
     game = bot_game(make_user())
     with store.reading(game) as table:
