@@ -93,8 +93,9 @@ def deployed_server() -> str:
 def web_command(server: str, port: int) -> list[str]:
     """The Procfile's ``web`` line, on loopback and ``port``; the other servers with the
     same application and their access logs off (the service logs each request itself)."""
-    if server == deployed_server():
-        words = [w.replace("${PORT:-8000}", str(port)) for w in procfile_web()]
+    deployed = procfile_web()
+    if server == deployed[0]:
+        words = [w.replace("${PORT:-8000}", str(port)) for w in deployed]
         words = ["127.0.0.1" if w == "0.0.0.0" else w for w in words]
         return [_program(words[0]), *words[1:]]
     if server == "daphne":
