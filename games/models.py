@@ -118,7 +118,9 @@ class Seat(models.Model):
 class GameEvent(models.Model):
     """One fact in a game's log. Never updated or deleted (a trigger refuses it on PG)."""
 
-    game = models.ForeignKey(Game, related_name="events", on_delete=models.PROTECT)
+    # No index of its own: unique_event_seq's (game, seq) serves every lookup by game, and
+    # one index fewer is less work for every event appended.
+    game = models.ForeignKey(Game, related_name="events", on_delete=models.PROTECT, db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=40)
     public = models.JSONField(default=dict)
@@ -155,7 +157,10 @@ class Snapshot(models.Model):
     published key checks offline. Never updated or deleted (a trigger refuses it on PG).
     """
 
-    game = models.ForeignKey(Game, related_name="snapshots", on_delete=models.CASCADE)
+    # No index of its own: unique_snapshot_seq's (game, seq) serves it.
+    game = models.ForeignKey(
+        Game, related_name="snapshots", on_delete=models.CASCADE, db_index=False
+    )
     seq = models.PositiveIntegerField()
     state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
