@@ -38,6 +38,12 @@ from django.urls import set_script_prefix
 
 
 class SyncChainASGIHandler(ASGIHandler):
+    def __init__(self) -> None:
+        super().__init__()
+        # Made once: building a SyncToAsync (its checks, update_wrapper) per request cost
+        # about what calling it does; a call keeps no state on the wrapper.
+        self._respond_in_thread = sync_to_async(self.respond, thread_sensitive=True)
+
     def load_middleware(self, is_async: bool = False) -> None:
         # The chain stays sync: ``respond`` calls it in the request's thread.
         super().load_middleware(is_async=False)
@@ -52,7 +58,7 @@ class SyncChainASGIHandler(ASGIHandler):
             return
         set_script_prefix(get_script_prefix(scope))
         try:
-            response = await sync_to_async(self.respond, thread_sensitive=True)(scope, body_file)
+            response = await self._respond_in_thread(scope, body_file)
             await self.send_response(response, send)
             if response.streaming:
                 await sync_to_async(response.close, thread_sensitive=True)()
