@@ -19,6 +19,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlparse
 
+from channels_redis.pubsub import RedisPubSubChannelLayer
+
 BACKENDS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
     "lists": "channels_redis.core.RedisChannelLayer",
@@ -34,3 +36,23 @@ def redis_channel_layer(url: str, kind: str = "pubsub") -> dict[str, Any]:
         "BACKEND": BACKENDS[kind],
         "CONFIG": {"hosts": [url], "prefix": f"kingdom.{database}."},
     }
+
+
+def pubsub_target(layer: Any) -> tuple[str, str] | None:
+    """(Redis URL, channel-name prefix) that a channels_redis pub/sub ``layer`` with one
+    host given as a URL (as ``redis_channel_layer`` makes it) publishes to; None for any
+    other layer. games/publisher.py publishes there itself."""
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return None
+    config = layer._kwargs  # the layer's CONFIG, as given
+    hosts = config.get("hosts")
+    if not isinstance(hosts, list | tuple) or len(hosts) != 1 or not isinstance(hosts[0], str):
+        return None
+    return hosts[0], config.get("prefix", "asgi")
+
+
+def group_channel(prefix: str, group: str) -> str:
+    """The pub/sub channel of ``group``, named as channels_redis 4.3's pub/sub layer names
+    it (``RedisPubSubLoopLayer._get_group_channel_name``); tests/kingdom/
+    test_channel_layer.py checks that a message published there reaches the group."""
+    return f"{prefix}__group__{group}"

@@ -10,7 +10,8 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
-from kingdom.ops.channel_layer import BACKENDS, redis_channel_layer
+from games.publisher import Publisher
+from kingdom.ops.channel_layer import BACKENDS, group_channel, pubsub_target, redis_channel_layer
 from tests.conftest import needs_redis
 
 
@@ -53,3 +54,41 @@ def test_a_group_message_on_one_database_number_never_reaches_another():
     received, leaked = asyncio.run(both_listen_here_sends())
     assert received["game"] == "g"
     assert not leaked
+
+
+def test_the_publisher_publishes_itself_only_to_a_one_url_pub_sub_layer():
+    layer = RedisPubSubChannelLayer(**redis_channel_layer("redis://h:6379/4")["CONFIG"])
+    assert pubsub_target(layer) == ("redis://h:6379/4", "kingdom.4.")
+    assert group_channel("kingdom.4.", "game.g") == "kingdom.4.__group__game.g"
+    assert pubsub_target(RedisPubSubChannelLayer(hosts=[("h", 6379)])) is None
+    assert pubsub_target(object()) is None
+
+
+@needs_redis
+def test_what_the_publisher_publishes_itself_reaches_the_layers_group_in_order():
+    """The publisher's own PUBLISH (channel name and bytes) is what the layer's group
+    members receive: the guard on channels_redis' naming."""
+    layer = RedisPubSubChannelLayer(
+        **redis_channel_layer(_on_database(os.environ["REDIS_URL"], 13))["CONFIG"]
+    )
+    sender = Publisher()
+
+    async def listen_then_publish() -> list[dict]:
+        mine = await layer.new_channel()
+        await layer.group_add("game.g", mine)
+        for head in range(1, 51):
+            sender.hand_over(layer, "game.g", {"type": "game.advanced", "head": head})
+        return [await asyncio.wait_for(layer.receive(mine), 5) for _ in range(50)]
+
+    received = asyncio.run(listen_then_publish())
+    assert [m["head"] for m in received] == list(range(1, 51))
+    assert {m["type"] for m in received} == {"game.advanced"}
+
+
+def test_a_publish_redis_refuses_is_logged_and_the_next_message_still_goes(caplog):
+    gone = RedisPubSubChannelLayer(**redis_channel_layer("redis://127.0.0.1:1/0")["CONFIG"])
+    sender = Publisher()
+    with caplog.at_level("ERROR", logger="games.publisher"):
+        sender.hand_over(gone, "game.g", {"type": "game.advanced", "head": 1})
+        assert sender.flush()
+    assert "could not publish to game.g" in caplog.text
