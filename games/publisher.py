@@ -118,10 +118,10 @@ class Publisher:
 
     def _publish(self, target: tuple[str, str], batch: list[Item]) -> None:
         url, prefix = target
-        pipe = self._client(url).pipeline(transaction=False)
-        for layer, group, message in batch:
-            pipe.publish(group_channel(prefix, group), layer.serialize(message))
         try:
+            pipe = self._client(url).pipeline(transaction=False)
+            for layer, group, message in batch:
+                pipe.publish(group_channel(prefix, group), layer.serialize(message))
             pipe.execute()
         except Exception:  # the log is committed; a lost notice is recovered by seq
             groups = sorted({group for _, group, _ in batch})

@@ -92,3 +92,13 @@ def test_a_publish_redis_refuses_is_logged_and_the_next_message_still_goes(caplo
         sender.hand_over(gone, "game.g", {"type": "game.advanced", "head": 1})
         assert sender.flush()
     assert "could not publish to game.g" in caplog.text
+
+
+def test_a_message_that_cannot_be_packed_is_logged_and_the_sender_goes_on(caplog):
+    layer = RedisPubSubChannelLayer(**redis_channel_layer("redis://127.0.0.1:1/0")["CONFIG"])
+    sender = Publisher()
+    with caplog.at_level("ERROR", logger="games.publisher"):
+        sender.hand_over(layer, "game.g", {"type": "game.advanced", "head": object()})
+        assert sender.flush()
+    assert "could not publish to game.g" in caplog.text
+    assert sender.is_alive()
