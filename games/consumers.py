@@ -21,6 +21,7 @@ from django.db import connections
 from games import fanout, publish, pushed_news, selectors, socket_commands
 from games.api.errors import BUSY, SERVER_ERROR, pool_exhausted
 from games.errors import ServiceError
+from games.services.own_heads import own_heads
 from games.socket_input import GuardedJsonConsumer
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,7 @@ class GameConsumer(GuardedJsonConsumer):
 
     async def game_advanced(self, message: dict[str, Any]) -> None:
         head = message.get("head", 0)
+        own_heads.moved(self.game_id, head)
         if head <= self.sent_seq:
             return
         pushed = message.get("pushed")

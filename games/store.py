@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Field
 from django.utils import timezone
@@ -28,7 +29,7 @@ from django.utils import timezone
 from games import prepared, round_trips, signing
 from games import table as tables
 from games.chain import GENESIS, record_hash
-from games.models import Game, GameEvent, Snapshot
+from games.models import Game, GameEvent, Seat, Snapshot
 from games.rows import Columns
 from games.rules import get_ruleset
 from games.rules.base import Event, Ruleset
@@ -264,11 +265,17 @@ def append(
     now: datetime | None = None,
     prev_hash: str | None = None,
     row_changes: dict[str, Any] | None = None,
+    active_players: str | None = None,
 ) -> list[GameEvent]:
     """Append ``events`` after the head in one INSERT, and move the head in one UPDATE of
     the game's row (with ``row_changes``, other fields of the row). The caller holds the
-    game's row lock; ``prev_hash`` is the head event's hash if it read it with the lock."""
-    assert transaction.get_connection().in_atomic_block, "append needs the game's lock"
+    game's row lock; ``prev_hash`` is the head event's hash if it read it with the lock.
+
+    ``active_players`` (PostgreSQL): the caller did not lock the row but builds on a head
+    its process wrote (games/services/own_heads.py). The insert of the next seq is the
+    check that the head has not moved; the UPDATE also checks that the seats' active
+    players are still these, and fails (an IntegrityError) if not."""
+    assert transaction.get_connection().in_atomic_block, "append needs a transaction"
     now = now or timezone.now()
     prev = prev_hash if prev_hash is not None else _head_hash(game)
     rows = []
@@ -291,7 +298,7 @@ def append(
         rows.append(row)
     old_head = game.head_seq
     game.head_seq += len(rows)
-    _write_rows(rows, game, {"head_seq": game.head_seq, **(row_changes or {})})
+    _write_rows(rows, game, {"head_seq": game.head_seq, **(row_changes or {})}, active_players)
     ruleset = get_ruleset(game.ruleset)
     periodic = game.head_seq // settings.SNAPSHOT_EVERY > old_head // settings.SNAPSHOT_EVERY
     # A game that ends keeps its final state too, so an audit can check that replaying
@@ -324,13 +331,18 @@ def _head_hash(game: Game) -> str:
 # ORM's would; nothing is read back (no RETURNING: no caller needs the rows' ids). On
 # PostgreSQL the INSERT rides in the UPDATE's WITH clause: one round trip, not two (a
 # data-modifying WITH runs to completion whether or not the UPDATE reads it).
-def _write_rows(rows: list[GameEvent], game: Game, changes: dict[str, Any]) -> None:
+def _write_rows(
+    rows: list[GameEvent], game: Game, changes: dict[str, Any], active_players: str | None
+) -> None:
     fields, insert = _insert_statement(connection.vendor, len(rows))
     insert_params = [
         f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in fields
     ]
-    game_fields, update = _update_statement(connection.vendor, tuple(changes))
+    guarded = active_players is not None
+    game_fields, update = _update_statement(connection.vendor, tuple(changes), guarded)
     update_params = [f.get_db_prep_save(changes[f.name], connection) for f in game_fields]
+    if guarded:
+        update_params.insert(0, active_players)
     update_params.append(Game._meta.pk.get_db_prep_value(game.pk, connection))
     if connection.vendor == "postgresql":
         # Inside the write path's fused transaction it travels with COMMIT.
@@ -355,12 +367,33 @@ def _insert_statement(vendor: str, count: int) -> tuple[list[Field], str]:
 
 
 @lru_cache(maxsize=32)
-def _update_statement(vendor: str, names: tuple[str, ...]) -> tuple[list[Field], str]:
+def _update_statement(
+    vendor: str, names: tuple[str, ...], guarded: bool = False
+) -> tuple[list[Field], str]:
     quote = connection.ops.quote_name
     fields = [Game._meta.get_field(name) for name in names]
-    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    assignments = [f"{quote(f.column)} = %s" for f in fields]
     db_table, key = quote(Game._meta.db_table), quote(Game._meta.pk.column)
-    return fields, f"UPDATE {db_table} SET {assignments} WHERE {key} = %s"
+    if guarded:  # PostgreSQL: the head becomes NULL, refused, unless the players match
+        assert names[0] == "head_seq"
+        head = fields[0]
+        active = ACTIVE_PLAYERS.format(
+            seats=quote(Seat._meta.db_table),
+            users=quote(get_user_model()._meta.db_table),
+            game=f"{db_table}.{key}",
+        )
+        assignments[0] = (
+            f"{quote(head.column)} = CASE WHEN ({active}) = %s "
+            f"THEN %s::{head.db_type(connection)} END"
+        )
+    return fields, f"UPDATE {db_table} SET {', '.join(assignments)} WHERE {key} = %s"
+
+
+# The game's seated players whose accounts are active, as own_heads.OwnHead writes them.
+ACTIVE_PLAYERS = (
+    "SELECT coalesce(string_agg(s.user_id::text, ',' ORDER BY s.user_id), '') "
+    "FROM {seats} s JOIN {users} u ON u.id = s.user_id WHERE s.game_id = {game} AND u.is_active"
+)
 
 
 def jsonable(value: Any) -> Any:

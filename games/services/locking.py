@@ -39,6 +39,9 @@ class LockedGame:
     recorded_seq: int | None
     # The events after the seq the process holds the state at (None: not read here).
     caught_up: store.CaughtUp | None = None
+    # Set when the row was not read at all (games/services/own_heads.py): the seats'
+    # active players as the append must still find them, or write nothing.
+    active_players: str | None = None
 
 
 def lock_for_command(

@@ -3,11 +3,12 @@ who ran out of time. Each runs under the game's row lock through ``decide_and_ap
 
 from __future__ import annotations
 
+import logging
 import uuid
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from games import round_trips, store
 from games import table as tables
@@ -16,7 +17,8 @@ from games.models import Game, GameEvent, Seat
 from games.rules import get_ruleset
 from games.rules.base import IllegalCommand
 from games.rules.shapes import validate_command
-from games.services.locking import lock_for_command
+from games.services.locking import LockedGame, lock_for_command
+from games.services.own_heads import OwnHead, own_heads
 from games.services.writing import (
     Submitted,
     decide_and_append,
@@ -27,6 +29,8 @@ from games.services.writing import (
     seat_of,
 )
 from kingdom.ops import metrics
+
+log = logging.getLogger(__name__)
 
 
 @metrics.counted_command
@@ -44,18 +48,33 @@ def game_submit(
     A move that arrives after its player's clock ran out is refused (``out_of_time``)
     and the timeout is recorded at once rather than at the next sweep.
     """
+    arguments = {
+        "command": command,
+        "user": user,
+        "bot_seat": bot_seat,
+        "command_id": command_id,
+        "expected_seq": expected_seq,
+    }
+    own = own_heads.take(game_id, expected_seq)
+    if own is not None:
+        # After this process's own write: the append alone (games/services/own_heads.py).
+        # Whatever fails here is answered by the locked way below.
+        try:
+            with round_trips.fused_transaction():
+                return _submit(game_id=own.game.pk, at_lock=own_locked(own), **arguments)
+        except IntegrityError:  # another process appended first, or a recorded command_id
+            own_heads.contended(own.game.pk)
+        except ServiceError:
+            pass
+        except Exception:  # answered below all the same; logged, as it should not happen
+            log.warning(
+                "game %s: a command after the process's own write failed", game_id, exc_info=True
+            )
     try:
         # The write path's transaction: the lock, the decision and the append, with
         # BEGIN and COMMIT riding on the locking read and the append (games/round_trips.py).
         with round_trips.fused_transaction():
-            return _submit(
-                game_id=game_id,
-                command=command,
-                user=user,
-                bot_seat=bot_seat,
-                command_id=command_id,
-                expected_seq=expected_seq,
-            )
+            return _submit(game_id=game_id, **arguments)
     except ServiceError as exc:
         if exc.code == "out_of_time":
             from games.services.timing import game_timeouts
@@ -72,11 +91,13 @@ def _submit(
     bot_seat: int | None,
     command_id: uuid.UUID | None,
     expected_seq: int | None,
+    at_lock: LockedGame | None = None,
 ) -> Submitted:
     # One round trip: the row lock, the seats, the head's hash, (for a command_id the
     # client sent) whether it was recorded, a fresh id cannot have been, and the events
     # another process wrote since the state this one holds.
-    at_lock = lock_for_command(game_id, command_id, store.state_cache.held_seq(game_id))
+    if at_lock is None:
+        at_lock = lock_for_command(game_id, command_id, store.state_cache.held_seq(game_id))
     game, seats = at_lock.game, at_lock.seats
     if at_lock.recorded_seq is not None:
         recorded = GameEvent.objects.get(game=game, seq=at_lock.recorded_seq)
@@ -116,6 +137,16 @@ def _submit(
         seats=seats,
         head_hash=at_lock.head_hash,
         caught_up=at_lock.caught_up,
+        active_players=at_lock.active_players,
+    )
+
+
+def own_locked(own: OwnHead) -> LockedGame:
+    """What the locking read would give at a head this process wrote: no command_id
+    recorded (a recorded one fails the append, and the locked way replays it), no events
+    to catch up on."""
+    return LockedGame(
+        own.game, own.seats, own.head_hash, recorded_seq=None, active_players=own.active_players
     )
 
 

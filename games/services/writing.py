@@ -19,6 +19,7 @@ from games.errors import Conflict, NotFound, ServiceError, from_illegal
 from games.models import Game, GameEvent, Seat
 from games.rules import all_rulesets, get_ruleset
 from games.rules.base import IllegalCommand, Ruleset
+from games.services.own_heads import own_heads
 
 log = logging.getLogger(__name__)
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -152,6 +153,7 @@ def decide_and_append(
     seats: list[Seat] | None = None,
     head_hash: str | None = None,
     caught_up: store.CaughtUp | None = None,
+    active_players: str | None = None,
 ) -> Submitted:
     """Decide ``command`` at the head and append its events. The caller holds the lock.
 
@@ -191,6 +193,7 @@ def decide_and_append(
             now=now,
             prev_hash=head_hash,
             row_changes=changes,
+            active_players=active_players,
         )
     except IntegrityError as exc:  # a racing duplicate command_id on SQLite
         raise Conflict("duplicate_command", "This command was already recorded.") from exc
@@ -204,6 +207,9 @@ def decide_and_append(
     bot_turns = tables.bots_to_act(rules, table, levels, TAKEOVER_LEVEL)
     # Before the state goes to the cache at commit (where another writer may take it).
     pushed = pushed_news.for_head(game, seats, rows, table) if rows else None
+    if rows:
+        head_hash = rows[-1].hash
+        transaction.on_commit(lambda: own_heads.remember(game, seats, head_hash))
     after_commit(game, lobby=table.over, bot_turns=bot_turns, pushed=pushed)
     return Submitted(events=rows, head_seq=game.head_seq, game=game, seats=seats)
 

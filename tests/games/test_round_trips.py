@@ -12,6 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from games import round_trips, selectors, services, store
 from games.chain import first_broken_link
 from games.models import GameEvent
+from games.services.own_heads import own_heads
 from tests.conftest import needs_postgres
 from tests.games.helpers import humans_game, to_act
 
@@ -80,6 +81,7 @@ def test_a_move_is_two_messages_begin_with_the_locking_read_and_commit_with_the_
     (seat,) = to_act(game)
     command = selectors.legal_commands(game, seat)[0]
     mover = game.seats.get(number=seat).user
+    own_heads.clear()  # as if another process had written the head
     sent_to_postgres.clear()
     services.game_submit(
         game_id=game.id,
@@ -94,6 +96,34 @@ def test_a_move_is_two_messages_begin_with_the_locking_read_and_commit_with_the_
     assert write.startswith("EXECUTE kingdom_") and write.endswith("; COMMIT"), write
     game.refresh_from_db()
     assert GameEvent.objects.filter(game=game).order_by("-seq").first().seq == game.head_seq
+
+
+@needs_postgres
+def test_a_move_after_the_processs_own_write_is_one_message_begin_append_commit(
+    make_user, sent_to_postgres
+):
+    # games/services/own_heads.py: no locking read; the append checks the head itself.
+    game = humans_game([make_user("ana"), make_user("bob")])
+    for _ in range(2):  # prepares the statements of both ways; this process writes the head
+        _move(game)
+    game.refresh_from_db()
+    (seat,) = to_act(game)
+    move = {
+        "game_id": game.id,
+        "user": game.seats.get(number=seat).user,
+        "command": selectors.legal_commands(game, seat)[0],
+        "command_id": uuid.uuid4(),
+        "expected_seq": game.head_seq,
+    }
+    sent_to_postgres.clear()
+    services.game_submit(**move)
+    assert len(sent_to_postgres) == 1, sent_to_postgres
+    (write,) = sent_to_postgres
+    assert write.startswith("BEGIN; EXECUTE kingdom_") and write.endswith("; COMMIT"), write
+    game.refresh_from_db()
+    rows = GameEvent.objects.filter(game=game).order_by("seq")
+    assert rows.last().seq == game.head_seq
+    assert first_broken_link([store.record_of(row) for row in rows]) is None
 
 
 @needs_postgres
