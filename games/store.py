@@ -390,9 +390,12 @@ def _update_statement(
 
 
 # The game's seated players whose accounts are active, as own_heads.OwnHead writes them.
+# Each seat's account is looked up by its key: a join let stale statistics pick a scan
+# of every account (3.5 ms a move in bench live's database, where this takes 0.15).
 ACTIVE_PLAYERS = (
     "SELECT coalesce(string_agg(s.user_id::text, ',' ORDER BY s.user_id), '') "
-    "FROM {seats} s JOIN {users} u ON u.id = s.user_id WHERE s.game_id = {game} AND u.is_active"
+    "FROM {seats} s WHERE s.game_id = {game} "
+    "AND (SELECT u.is_active FROM {users} u WHERE u.id = s.user_id)"
 )
 
 
