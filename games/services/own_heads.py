@@ -85,11 +85,8 @@ class _OwnHeads:
     def take(self, game_id: uuid.UUID | str, expected_seq: int | None) -> OwnHead | None:
         """The head this process wrote, for one command to build on (it is no longer
         kept), when the state at it is held too and ``expected_seq`` agrees."""
-        if connection.vendor != "postgresql":
-            return None
-        try:
-            key = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
-        except ValueError:
+        key = _key(game_id)
+        if connection.vendor != "postgresql" or key is None:
             return None
         with self._lock:
             own = self._heads.pop(key, None)
@@ -107,16 +104,11 @@ class _OwnHeads:
 
     def moved(self, game_id: uuid.UUID | str, head: int) -> None:
         """Another writer's head was announced: what this process wrote is behind."""
+        key = _key(game_id)
         with self._lock:
-            own = self._heads.get(game_id)  # type: ignore[arg-type]
-            if own is None and not isinstance(game_id, uuid.UUID):
-                try:
-                    game_id = uuid.UUID(str(game_id))
-                except ValueError:
-                    return
-                own = self._heads.get(game_id)
+            own = self._heads.get(key)  # type: ignore[arg-type]
             if own is not None and own.seq < head:
-                del self._heads[game_id]  # type: ignore[arg-type]
+                del self._heads[key]  # type: ignore[arg-type]
 
     def contended(self, game_id: uuid.UUID) -> None:
         """Another process appended where this one tried: take the locked way for good."""
@@ -131,6 +123,16 @@ class _OwnHeads:
         with self._lock:
             self._heads.clear()
             self._contended.clear()
+
+
+def _key(game_id: uuid.UUID | str) -> uuid.UUID | None:
+    """The games' key (sockets name a game by its id as text); None: no game's."""
+    if isinstance(game_id, uuid.UUID):
+        return game_id
+    try:
+        return uuid.UUID(str(game_id))
+    except ValueError:
+        return None
 
 
 own_heads = _OwnHeads(KEPT)
