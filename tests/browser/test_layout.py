@@ -125,7 +125,9 @@ def test_phone_width_kingdom_cards_fits_and_plays_by_keyboard(new_player, artifa
         expect(target).to_have_attribute("aria-pressed", "true")
         page.locator("#kc-bid").press("Enter")
     verb = "bid" if is_card else "challenged"
-    expect(page.locator("#log li", has_text=f"{ana.name} {verb}")).to_have_count(1)
+    # 15 s, not the default 5: in a full run on 2 cores the bot's thread and the other
+    # workers' browsers share the machine (a full run once missed it at 5 s).
+    expect(page.locator("#log li", has_text=f"{ana.name} {verb}")).to_have_count(1, timeout=15_000)
     assert_no_sideways_scroll(page, "the Kingdom Cards table after a move")
     page.screenshot(path=artifacts / "table-kingdom-cards-phone.png", full_page=True)
     assert ana.errors == []
