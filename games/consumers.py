@@ -114,7 +114,7 @@ class GameConsumer(GuardedJsonConsumer):
 
     async def game_advanced(self, message: dict[str, Any]) -> None:
         head = message.get("head", 0)
-        own_heads.moved(self.game_id, head)
+        own_heads.heard(self.game_id, head, message.get("written"))
         if head <= self.sent_seq:
             return
         pushed = message.get("pushed")

@@ -55,11 +55,20 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
         log.exception("could not publish to %s", group)
 
 
-def game_advanced(game_id: uuid.UUID, head_seq: int, pushed: dict[str, Any] | None = None) -> None:
-    """``pushed``: the write's update for each seated player (games/pushed_news.py)."""
+def game_advanced(
+    game_id: uuid.UUID,
+    head_seq: int,
+    pushed: dict[str, Any] | None = None,
+    written: dict[str, Any] | None = None,
+) -> None:
+    """``pushed``: the write's update for each seated player (games/pushed_news.py);
+    ``written``: what the other processes need to build on the head without reading it
+    (games/services/own_heads.py), never sent on a socket."""
     message: dict[str, Any] = {"type": "game.advanced", "head": head_seq}
     if pushed is not None:
         message["pushed"] = pushed
+    if written is not None:
+        message["written"] = written
     send_to_group(game_group(game_id), message)
 
 

@@ -12,27 +12,43 @@ goes the locked way, which reads the truth first. So does any command that fails
 (an illegal move, a stale ``expected_seq``, a ``command_id`` recorded before, which the
 unique (game, command_id) refuses): its answer always comes from the locked way.
 
-What the process keeps is dropped when its sockets hear of a newer head
-(``moved``: GameConsumer.game_advanced), and a game whose writes it has seen contended
-takes the locked way from then on (the players of one table on different processes,
-a bot worker and a web process), so a failed try costs a round trip once per game.
-Only on PostgreSQL, whose write path fuses BEGIN and COMMIT into its statements.
+A head another process wrote does the same for this one when its sockets hear it
+(``heard``: GameConsumer.game_advanced) and the group message carries what that write
+changed (``written``): the new events, the head's hash and the clock's deadline. What
+the process kept then moves on to that head, the events waiting to be folded into its
+state by the next command here (as the locking read's would be). So the players of one
+table on different processes still move in one round trip each. A write that changed
+more than that (the game ended, a seat's player left) carries nothing, and a message
+that does not follow on from what the process kept (one was lost, or came out of order)
+drops it: the next command goes the locked way. The message is the committed write
+itself, published after its commit, so it is the truth at its head, as the process's
+own write is; the channel layer carries it between the service's processes only, and a
+socket sends nothing of it (GameConsumer sends the seats' pushed updates).
+
+A game whose writes the process has seen contended takes the locked way from then on (a
+bot worker and a web process both writing, a clock sweep), so a failed try costs a
+round trip once per game. Only on PostgreSQL, whose write path fuses BEGIN and COMMIT
+into its statements.
 """
 
 from __future__ import annotations
 
-import copy
 import threading
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import connection
+from django.db.models.base import ModelState
 
 from games import store
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
 
 KEPT = store.CACHE_SIZE
+Row = TypeVar("Row", Game, Seat)
 
 
 @dataclass(frozen=True)
@@ -43,6 +59,9 @@ class OwnHead:
     game: Game
     seats: list[Seat]
     head_hash: str
+    # Events another process wrote after the state this process holds (None: it holds
+    # the state at the head): folded by the next command, as the locking read's are.
+    caught_up: store.CaughtUp | None = None
 
     @property
     def seq(self) -> int:
@@ -58,6 +77,69 @@ class OwnHead:
             for user_id in sorted(s.user_id for s in self.seats if s.user_id and s.user.is_active)
         )
 
+    @property
+    def state_seq(self) -> int:
+        """The seq the process must hold the game's state at to build on this head."""
+        return self.seq if self.caught_up is None else self.caught_up.after
+
+    def followed_by(self, written: dict[str, Any] | None, head: int) -> OwnHead | None:
+        """This head moved on by another process's write (``written``, as
+        ``head_written`` makes it) to ``head``; None when the message does not follow on
+        from it. The row and seats move on in place: a kept head's objects are the
+        keeper's alone (``remember`` keeps copies, ``take`` removes what it hands out)."""
+        if (
+            written is None
+            or written["after"] != self.seq
+            or written["after"] + len(written["events"]) != head
+        ):
+            return None
+        after = store.CaughtUp.from_json(self.seq, written["events"])
+        if self.caught_up is not None:
+            after = store.CaughtUp(self.caught_up.after, self.caught_up.events + after.events)
+        if len(after.events) > settings.SNAPSHOT_EVERY:  # a cold load costs no more
+            return None
+        deadline = written["deadline"]
+        self.game.head_seq = head
+        self.game.clock_deadline = None if deadline is None else datetime.fromisoformat(deadline)
+        return OwnHead(self.game, self.seats, written["hash"], after)
+
+
+def head_written(game: Game, rows: list[GameEvent], seats_changed: bool) -> dict[str, Any] | None:
+    """What another process needs to build on the head this write made (``heard``): its
+    events, the head's hash and the clock's deadline. None when the write changed more
+    of the game than those (it ended, or a seat's player left)."""
+    if not rows or seats_changed or game.status != Game.Status.ACTIVE:
+        return None
+    deadline = game.clock_deadline
+    return {
+        "after": rows[0].seq - 1,
+        "hash": rows[-1].hash,
+        "deadline": None if deadline is None else deadline.isoformat(),
+        "events": [[row.type, row.public, row.private] for row in rows],
+    }
+
+
+def _copies(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
+    game = _copy_of(game)
+    kept = []
+    for seat in seats:
+        seat = _copy_of(seat)
+        seat.game = game
+        kept.append(seat)
+    return game, kept
+
+
+def _copy_of(row: Row) -> Row:
+    """A shallow copy of a model instance, as ``copy.copy`` makes it (a fresh state and
+    cache of related rows) but without its round through pickling's protocol, which
+    cost ~3% of a loaded server's time in this module."""
+    clone = row.__class__.__new__(row.__class__)
+    clone.__dict__.update(row.__dict__)
+    clone._state = ModelState()
+    clone._state.db, clone._state.adding = row._state.db, row._state.adding
+    clone._state.fields_cache = dict(row._state.fields_cache)
+    return clone
+
 
 class _OwnHeads:
     def __init__(self, size: int) -> None:
@@ -68,12 +150,7 @@ class _OwnHeads:
 
     def remember(self, game: Game, seats: list[Seat], head_hash: str) -> None:
         """After a commit: keep copies (the caller answers from its own objects)."""
-        game = copy.copy(game)
-        kept = []
-        for seat in seats:
-            seat = copy.copy(seat)
-            seat.game = game
-            kept.append(seat)
+        game, kept = _copies(game, seats)
         with self._lock:
             if game.pk in self._contended:
                 return
@@ -83,8 +160,9 @@ class _OwnHeads:
                 self._heads.popitem(last=False)
 
     def take(self, game_id: uuid.UUID | str, expected_seq: int | None) -> OwnHead | None:
-        """The head this process wrote, for one command to build on (it is no longer
-        kept), when the state at it is held too and ``expected_seq`` agrees."""
+        """The head this process wrote (or heard another write, ``heard``), for one
+        command to build on (it is no longer kept), when the state it builds on is held
+        too and ``expected_seq`` agrees."""
         key = _key(game_id)
         if connection.vendor != "postgresql" or key is None:
             return None
@@ -92,7 +170,7 @@ class _OwnHeads:
             own = self._heads.pop(key, None)
         if own is None or (expected_seq is not None and expected_seq != own.seq):
             return None
-        if store.state_cache.held_seq(key) != own.seq:
+        if store.state_cache.held_seq(key) not in (own.seq, own.state_seq):
             return None
         return own
 
@@ -102,13 +180,22 @@ class _OwnHeads:
             own = self._heads.get(game_id)
             return own.seq if own is not None else None
 
-    def moved(self, game_id: uuid.UUID | str, head: int) -> None:
-        """Another writer's head was announced: what this process wrote is behind."""
+    def heard(self, game_id: uuid.UUID | str, head: int, written: dict[str, Any] | None) -> None:
+        """A head announced on the game's group. Another process's moves what this one
+        kept on to it, given what that write changed (``written``) and that it follows
+        on; else what was kept is behind, and dropped."""
         key = _key(game_id)
+        if key is None:
+            return
         with self._lock:
-            own = self._heads.get(key)  # type: ignore[arg-type]
-            if own is not None and own.seq < head:
-                del self._heads[key]  # type: ignore[arg-type]
+            own = self._heads.get(key)
+            if own is None or own.seq >= head:
+                return
+            moved_on = own.followed_by(written, head)
+            if moved_on is None:
+                del self._heads[key]
+            else:
+                self._heads[key] = moved_on
 
     def contended(self, game_id: uuid.UUID) -> None:
         """Another process appended where this one tried: take the locked way for good."""

@@ -142,11 +142,16 @@ def _submit(
 
 
 def own_locked(own: OwnHead) -> LockedGame:
-    """What the locking read would give at a head this process wrote: no command_id
-    recorded (a recorded one fails the append, and the locked way replays it), no events
-    to catch up on."""
+    """What the locking read would give at a head this process wrote or heard: no
+    command_id recorded (a recorded one fails the append, and the locked way replays
+    it), and the events another process wrote after the state this one holds."""
     return LockedGame(
-        own.game, own.seats, own.head_hash, recorded_seq=None, active_players=own.active_players
+        own.game,
+        own.seats,
+        own.head_hash,
+        recorded_seq=None,
+        caught_up=own.caught_up,
+        active_players=own.active_players,
     )
 
 

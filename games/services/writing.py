@@ -19,7 +19,7 @@ from games.errors import Conflict, NotFound, ServiceError, from_illegal
 from games.models import Game, GameEvent, Seat
 from games.rules import all_rulesets, get_ruleset
 from games.rules.base import IllegalCommand, Ruleset
-from games.services.own_heads import own_heads
+from games.services.own_heads import head_written, own_heads
 
 log = logging.getLogger(__name__)
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -67,15 +67,17 @@ def after_commit(
     bots: bool = False,
     bot_turns: list[tuple[int, str]] | None = None,
     pushed: dict[str, Any] | None = None,
+    written: dict[str, Any] | None = None,
 ) -> None:
     """Publish the new head after commit (with ``pushed``: each seated player's update,
     games/pushed_news.py); ``bots``: have the bot turns found and scheduled then
     (queries); ``bot_turns``: have these (seat, level), found under the lock, scheduled
-    (both through ``signals.bot_turns_due``, which the bots app serves)."""
+    (both through ``signals.bot_turns_due``, which the bots app serves); ``written``:
+    what other processes need to build on the head (games/services/own_heads.py)."""
     game_id, head = game.id, game.head_seq
 
     def notify() -> None:
-        steps = [lambda: publish.game_advanced(game_id, head, pushed)]
+        steps = [lambda: publish.game_advanced(game_id, head, pushed, written)]
         if lobby:
             steps.append(lambda: publish.lobby_changed(game_id))
         if bots:
@@ -199,7 +201,7 @@ def decide_and_append(
         raise Conflict("duplicate_command", "This command was already recorded.") from exc
     if seats is None:
         seats = list(game.seats.select_related("user"))
-    record_departures(game, events, seats)
+    seats_changed = record_departures(game, events, seats)
     if game.status == Game.Status.FINISHED:
         # Inside the transaction: the ratings are recorded with the finishing event.
         signals.game_finished.send(sender=Game, game=game, table=table)
@@ -210,7 +212,8 @@ def decide_and_append(
     if rows:
         head_hash = rows[-1].hash
         transaction.on_commit(lambda: own_heads.remember(game, seats, head_hash))
-    after_commit(game, lobby=table.over, bot_turns=bot_turns, pushed=pushed)
+    written = head_written(game, rows, seats_changed)
+    after_commit(game, lobby=table.over, bot_turns=bot_turns, pushed=pushed, written=written)
     return Submitted(events=rows, head_seq=game.head_seq, game=game, seats=seats)
 
 
@@ -230,16 +233,20 @@ def _row_changes(game: Game, table: tables.TableState, now: datetime) -> dict[st
     return changes
 
 
-def record_departures(game: Game, events: list[Any], seats: list[Seat]) -> None:
-    """A seat whose player left is played by a medium bot from now on (zombie takeover)."""
+def record_departures(game: Game, events: list[Any], seats: list[Seat]) -> bool:
+    """A seat whose player left is played by a medium bot from now on (zombie takeover).
+    True if a seat changed."""
+    changed = False
     for event in events:
         flag = _DEPARTURE_FLAGS.get(event.type)
         if flag is None:
             continue
+        changed = True
         seat = next(s for s in seats if s.number == event.public["seat"])
         setattr(seat, flag, True)
         seat.bot_level = seat.bot_level or TAKEOVER_LEVEL
         seat.save(update_fields=[flag, "bot_level"])
+    return changed
 
 
 def clock_deadline_of(table: tables.TableState) -> datetime | None:

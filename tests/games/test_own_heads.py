@@ -1,20 +1,28 @@
-"""A move right after the process's own write (games/services/own_heads.py): no locking
-read, and whenever what the process kept is no longer the truth the append writes
-nothing and the locked way answers, exactly as it would have. PostgreSQL only (the
-round trips themselves: tests/games/test_round_trips.py)."""
+"""A move right after the process's own write, or after a head another process wrote
+and published with what it wrote (games/services/own_heads.py): no locking read, and
+whenever what the process kept is no longer the truth the append writes nothing and the
+locked way answers, exactly as it would have. PostgreSQL only (the round trips
+themselves: tests/games/test_round_trips.py)."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
 
 from games import publish, selectors, services, store
 from games.chain import first_broken_link
 from games.errors import ServiceError
 from games.models import Game, GameEvent
-from games.services.own_heads import own_heads
+from games.routing import websocket_urlpatterns
+from games.services import play
+from games.services.own_heads import head_written, own_heads
 from tests.conftest import needs_postgres
 from tests.games.helpers import humans_game, to_act
 
@@ -46,6 +54,38 @@ def _assert_log_is_the_truth(game: Game) -> None:
             selectors.view_of(game, truth, seat),
             selectors.legal_in(game, truth, seat),
         )
+
+
+def _published(monkeypatch) -> list[dict[str, Any]]:
+    """The game messages this process publishes, as they go to the channel layer."""
+    messages: list[dict[str, Any]] = []
+    real = publish.game_advanced
+
+    def recording(game_id, head, pushed=None, written=None):
+        messages.append({"head": head, "pushed": pushed, "written": written})
+        real(game_id, head, pushed, written)
+
+    monkeypatch.setattr(publish, "game_advanced", recording)
+    return messages
+
+
+def _as_before_another_process_wrote(game: Game) -> tuple[Any, Any]:
+    """What this process keeps at the game's head now: its head and the state."""
+    return own_heads.take(game.id, game.head_seq), store.replay(game)
+
+
+def _only_this_kept(here: Any, state: Any) -> None:
+    own_heads.clear()
+    own_heads.remember(here.game, here.seats, here.head_hash)
+    store.state_cache.clear()
+    store.state_cache.put(here.game.pk, here.seq, state)
+
+
+def _no_locking_read(monkeypatch) -> None:
+    def refuse(*args, **kwargs):
+        raise AssertionError("the move read the game under its lock")
+
+    monkeypatch.setattr(play, "lock_for_command", refuse)
 
 
 @pytest.fixture
@@ -129,7 +169,9 @@ def test_a_ban_between_moves_reaches_the_next_moves_push(game, monkeypatch):
     pushed: list[dict] = []
     real = publish.game_advanced
     monkeypatch.setattr(
-        publish, "game_advanced", lambda g, head, p=None: pushed.append(p) or real(g, head, p)
+        publish,
+        "game_advanced",
+        lambda g, head, p=None, w=None: pushed.append(p) or real(g, head, p, w),
     )
     move = _next_move(game)
     (waiting,) = [s.user for s in game.seats.all() if s.user != move["user"]]
@@ -141,10 +183,126 @@ def test_a_ban_between_moves_reaches_the_next_moves_push(game, monkeypatch):
     _assert_log_is_the_truth(game)
 
 
-def test_a_newer_head_heard_on_a_socket_drops_what_the_process_kept(game):
-    own_heads.moved(str(game.id), game.head_seq)  # its own head, heard back: kept
+def test_a_newer_head_heard_without_what_was_written_drops_what_the_process_kept(game):
+    own_heads.heard(str(game.id), game.head_seq, None)  # its own head, heard back: kept
     assert own_heads.take(game.id, None) is not None
     services.game_submit(**_next_move(game))
     game.refresh_from_db()
-    own_heads.moved(str(game.id), game.head_seq + 1)
+    own_heads.heard(str(game.id), game.head_seq + 1, None)
     assert own_heads.take(game.id, None) is None
+
+
+def test_heads_another_process_wrote_and_published_are_built_on_without_the_locking_read(
+    game, monkeypatch
+):
+    published = _published(monkeypatch)
+    here, state = _as_before_another_process_wrote(game)
+    for _ in range(2):  # "another process" moves the game on twice
+        services.game_submit(**_next_move(game))
+    game.refresh_from_db()
+    move = _next_move(game)
+    _only_this_kept(here, state)
+    first, second = (message["written"] for message in published[-2:])
+    assert first["after"] == here.seq and second["after"] == here.seq + len(first["events"])
+    own_heads.heard(str(game.id), second["after"], first)
+    own_heads.heard(str(game.id), game.head_seq, second)
+    own_heads.heard(str(game.id), game.head_seq, second)  # a second socket hears it too
+    assert own_heads.held_seq(game.id) == game.head_seq
+    _no_locking_read(monkeypatch)
+    services.game_submit(**move, expected_seq=game.head_seq)
+    _assert_log_is_the_truth(game)
+    assert own_heads.held_seq(game.id) == game.head_seq  # its own write now
+
+
+def test_a_heard_head_another_process_appended_past_goes_the_locked_way(game, monkeypatch):
+    published = _published(monkeypatch)
+    here, state = _as_before_another_process_wrote(game)
+    services.game_submit(**_next_move(game))
+    game.refresh_from_db()
+    heard_head, written = game.head_seq, published[-1]["written"]
+    move = _next_move(game)
+    services.game_submit(**move)  # and once more, unheard here
+    game.refresh_from_db()
+    _only_this_kept(here, state)
+    own_heads.heard(str(game.id), heard_head, written)
+    with pytest.raises(ServiceError) as kept:
+        services.game_submit(**{**move, "command_id": uuid.uuid4()})
+    own_heads.clear()
+    with pytest.raises(ServiceError) as locked:
+        services.game_submit(**{**move, "command_id": uuid.uuid4()})
+    assert (kept.value.code, kept.value.status) == (locked.value.code, locked.value.status)
+    game.refresh_from_db()
+    assert game.head_seq == heard_head + 1
+    _assert_log_is_the_truth(game)
+
+
+def test_a_heard_head_that_does_not_follow_on_from_what_was_kept_drops_it(game, monkeypatch):
+    published = _published(monkeypatch)
+    here, state = _as_before_another_process_wrote(game)
+    for _ in range(2):
+        services.game_submit(**_next_move(game))
+    game.refresh_from_db()
+    _only_this_kept(here, state)
+    own_heads.heard(str(game.id), game.head_seq, published[-1]["written"])  # one was lost
+    assert own_heads.held_seq(game.id) is None
+
+
+def test_a_write_that_ends_the_game_or_seats_a_bot_publishes_nothing_to_build_on(game, monkeypatch):
+    published = _published(monkeypatch)
+    services.game_submit(**_next_move(game))
+    assert published[-1]["written"] is not None
+    services.game_resign(game_id=game.id, user=_next_move(game)["user"])
+    assert published[-1]["written"] is None  # a bot plays the seat from now on
+    rows = list(GameEvent.objects.filter(game=game).order_by("-seq")[:1])
+    game.refresh_from_db()
+    game.status = Game.Status.FINISHED
+    assert head_written(game, rows, seats_changed=False) is None
+
+
+def test_what_was_written_never_reaches_a_socket(game, monkeypatch):
+    held_back: list[dict[str, Any]] = []
+    monkeypatch.setattr(  # the write's message is sent below, marked
+        publish,
+        "game_advanced",
+        lambda g, head, p=None, w=None: held_back.append({"head": head, "pushed": p, "written": w}),
+    )
+    move = _next_move(game)
+    (watcher,) = [s.user for s in game.seats.all() if s.user != move["user"]]
+    app = URLRouter(websocket_urlpatterns)
+
+    async def scenario() -> str:
+        ws = WebsocketCommunicator(app, f"/ws/games/{game.id}/")
+        ws.scope["user"] = watcher
+        connected, _ = await ws.connect()
+        assert connected
+        await ws.receive_from(timeout=5)
+        await sync_to_async(services.game_submit)(**move)
+        (message,) = held_back
+        written = message["written"]
+        written["events"] = [
+            [kind, {**public, "marker": "WRITTEN-ONLY"}, private]
+            for kind, public, private in written["events"]
+        ]
+        await get_channel_layer().group_send(
+            publish.game_group(game.id), {"type": "game.advanced", **message}
+        )
+        frame = await ws.receive_from(timeout=5)
+        await ws.disconnect()
+        return frame
+
+    frame = async_to_sync(scenario)()
+    game.refresh_from_db()
+    assert json.loads(frame)["head"] == game.head_seq
+    assert "WRITTEN-ONLY" not in frame
+    assert '"written"' not in frame
+
+
+def test_what_the_process_keeps_are_copies_the_writer_cannot_change(game):
+    own = own_heads.take(game.id, game.head_seq)
+    own_heads.remember(own.game, own.seats, own.head_hash)
+    own.game.head_seq += 5
+    own.seats[0].number = 7
+    kept = own_heads.take(game.id, None)
+    assert kept.seq == game.head_seq
+    assert kept.seats[0].number != 7
+    assert all(seat.game is kept.game for seat in kept.seats)
