@@ -67,8 +67,8 @@ def game_advanced(
     message: dict[str, Any] = {"type": "game.advanced", "head": head_seq}
     if pushed is not None:
         message["pushed"] = pushed
-    if written is not None:
-        message["written"] = written
+    if written is not None and not isinstance(get_channel_layer(), InMemoryChannelLayer):
+        message["written"] = written  # one process's memory: nobody else to hear it
     send_to_group(game_group(game_id), message)
 
 

@@ -33,6 +33,7 @@ into its statements.
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 from collections import OrderedDict
@@ -47,6 +48,7 @@ from django.db.models.base import ModelState
 from games import store
 from games.models import Game, GameEvent, Seat
 
+log = logging.getLogger(__name__)
 KEPT = store.CACHE_SIZE
 Row = TypeVar("Row", Game, Seat)
 
@@ -108,7 +110,12 @@ def head_written(game: Game, rows: list[GameEvent], seats_changed: bool) -> dict
     """What another process needs to build on the head this write made (``heard``): its
     events, the head's hash and the clock's deadline. None when the write changed more
     of the game than those (it ended, or a seat's player left)."""
-    if not rows or seats_changed or game.status != Game.Status.ACTIVE:
+    if (
+        not rows
+        or seats_changed
+        or game.status != Game.Status.ACTIVE
+        or connection.vendor != "postgresql"  # only there does ``take`` build on a head
+    ):
         return None
     deadline = game.clock_deadline
     return {
@@ -154,6 +161,9 @@ class _OwnHeads:
         with self._lock:
             if game.pk in self._contended:
                 return
+            newer = self._heads.get(game.pk)
+            if newer is not None and newer.seq > game.head_seq:
+                return  # a later write's commit came first (the game's lock was free)
             self._heads[game.pk] = OwnHead(game, kept, head_hash)
             self._heads.move_to_end(game.pk)
             while len(self._heads) > self._size:
@@ -191,7 +201,11 @@ class _OwnHeads:
             own = self._heads.get(key)
             if own is None or own.seq >= head:
                 return
-            moved_on = own.followed_by(written, head)
+            try:
+                moved_on = own.followed_by(written, head)
+            except Exception:  # on a socket's event loop: the frame must still go out
+                log.exception("could not follow game %s to head %s", key, head)
+                moved_on = None
             if moved_on is None:
                 del self._heads[key]
             else:

@@ -306,3 +306,28 @@ def test_what_the_process_keeps_are_copies_the_writer_cannot_change(game):
     assert kept.seq == game.head_seq
     assert kept.seats[0].number != 7
     assert all(seat.game is kept.game for seat in kept.seats)
+
+
+def test_a_heard_head_whose_message_cannot_be_followed_drops_what_was_kept_and_goes_on(game):
+    here = own_heads.take(game.id, game.head_seq)
+    own_heads.remember(here.game, here.seats, here.head_hash)
+    broken = {"after": here.seq, "hash": "x", "deadline": None, "events": [["placed", {}, 7]]}
+    own_heads.heard(str(game.id), here.seq + 1, broken)  # a socket's frame must still go
+    assert own_heads.held_seq(game.id) is None
+
+
+def test_an_earlier_writes_late_commit_does_not_replace_a_newer_kept_head(game):
+    older = own_heads.take(game.id, game.head_seq)
+    services.game_submit(**_next_move(game))
+    game.refresh_from_db()
+    own_heads.remember(older.game, older.seats, older.head_hash)
+    assert own_heads.held_seq(game.id) == game.head_seq
+
+
+def test_the_in_memory_layer_carries_nothing_to_build_on(game, settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    sent: list[dict[str, Any]] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(publish, "send_to_group", lambda group, message: sent.append(message))
+        publish.game_advanced(game.id, game.head_seq, None, {"after": 0, "events": []})
+    assert sent == [{"type": "game.advanced", "head": game.head_seq}]
