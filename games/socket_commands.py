@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import services
-from games.api.serializers import CommandSerializer
+from games.api.serializers import CommandSerializer, command_body
 from games.api.throttling import refuse_if_throttled
 from games.errors import Forbidden, ServiceError
 
@@ -30,16 +30,20 @@ def submit(game_id: str, user: Any, message: dict[str, Any]) -> dict[str, Any]:
     Raises ``ServiceError`` (the answer is then an ``error``)."""
     if user is None or not user.is_authenticated:
         raise Forbidden("not_authenticated", "Log in (or open the socket with a ticket) to play.")
-    body = CommandSerializer(data={k: v for k, v in message.items() if k not in {"type", "ref"}})
-    if not body.is_valid():
-        field, problems = next(iter(body.errors.items()))
-        raise ServiceError("invalid", f"{field}: {problems[0]}", fields=body.errors)
+    data = {k: v for k, v in message.items() if k not in {"type", "ref"}}
+    body = command_body(data)
+    if body is None:
+        serializer = CommandSerializer(data=data)
+        if not serializer.is_valid():
+            field, problems = next(iter(serializer.errors.items()))
+            raise ServiceError("invalid", f"{field}: {problems[0]}", fields=serializer.errors)
+        body = serializer.validated_data
     refuse_if_throttled(THROTTLE_SCOPE, user)
     result = services.game_submit(
         game_id=game_id,
         user=user,
-        command=body.validated_data["command"],
-        command_id=body.validated_data.get("command_id"),
-        expected_seq=body.validated_data.get("expected_seq"),
+        command=body["command"],
+        command_id=body.get("command_id"),
+        expected_seq=body.get("expected_seq"),
     )
     return {"head_seq": result.head_seq, "replayed": result.replayed}

@@ -209,7 +209,7 @@ class TableCommands(_TableAction):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        body = shortcuts.valid(serializers.CommandSerializer, request.data)
+        body = serializers.valid_command(request.data)
         result = services.game_submit(
             game_id=game_id,
             user=request.user,
