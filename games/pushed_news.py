@@ -57,6 +57,15 @@ def for_head(
     }
 
 
+def events_for(pushed: dict[str, Any] | None, seat: Seat) -> list[dict[str, Any]] | None:
+    """The write's events as ``seat``'s player sees them, as the write computed them for
+    that player's socket; None: not computed (no player sits there, nothing pushed)."""
+    if pushed is None or seat is None:
+        return None
+    update = pushed["updates"].get(audience_key(seat))
+    return None if update is None else update["events"]
+
+
 def news_of(
     game_id: Any, pushed: dict[str, Any], head: int, user_id: int | None, sent_seq: int
 ) -> News | None:

@@ -3,6 +3,8 @@ from django.urls import path
 from games.api import clocks, keys, views
 
 urlpatterns = [
+    # First: Django tries the patterns in order, and most of the API's requests are moves.
+    path("tables/<uuid:game_id>/commands/", views.TableCommands.as_view(), name="table-commands"),
     path("rulesets/", views.RulesetList.as_view(), name="rulesets"),
     path(
         "rulesets/kingdom-builder/sections/",
@@ -27,7 +29,6 @@ urlpatterns = [
         views.TableDisconnect.as_view(),
         name="table-disconnect",
     ),
-    path("tables/<uuid:game_id>/commands/", views.TableCommands.as_view(), name="table-commands"),
     path("tables/<uuid:game_id>/legal/", views.TableLegal.as_view(), name="table-legal"),
     path("tables/<uuid:game_id>/events/", views.TableEvents.as_view(), name="table-events"),
     path("tables/<uuid:game_id>/view/", views.TableView.as_view(), name="table-view"),

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import pushed_news, selectors, services
 from games.api import responses as answers
 from games.api import serializers, shortcuts
 from games.api.pagination import TablePages
@@ -220,13 +220,12 @@ class TableCommands(_TableAction):
         # Answered from the row and seats the write locked: no second read of the game.
         game, seats = result.game, result.seats
         seat = selectors.viewer_seat_among(seats, request.user)
-        names = selectors.seat_names(game, seats)
+        events = pushed_news.events_for(result.pushed, seat)  # what the socket gets
+        if events is None:
+            names = selectors.seat_names(game, seats)
+            events = selectors.redacted_events(game, result.events, seat, names)
         return Response(
-            {
-                "head_seq": result.head_seq,
-                "replayed": result.replayed,
-                "events": selectors.redacted_events(game, result.events, seat, names),
-            },
+            {"head_seq": result.head_seq, "replayed": result.replayed, "events": events},
             status=200 if result.replayed else 201,
         )
 

@@ -45,6 +45,8 @@ class Submitted:
     # the API answers from these rather than reading the game again.
     game: Game | None = None
     seats: list[Seat] | None = None
+    # What the write published with its head (games/pushed_news.py), if anything.
+    pushed: dict[str, Any] | None = None
 
 
 def ruleset_named(key: str) -> Ruleset:
@@ -214,7 +216,7 @@ def decide_and_append(
         transaction.on_commit(lambda: own_heads.remember(game, seats, head_hash))
     written = head_written(game, rows, seats_changed)
     after_commit(game, lobby=table.over, bot_turns=bot_turns, pushed=pushed, written=written)
-    return Submitted(events=rows, head_seq=game.head_seq, game=game, seats=seats)
+    return Submitted(events=rows, head_seq=game.head_seq, game=game, seats=seats, pushed=pushed)
 
 
 def _row_changes(game: Game, table: tables.TableState, now: datetime) -> dict[str, Any]:

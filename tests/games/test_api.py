@@ -299,3 +299,26 @@ def test_a_thinking_time_out_of_range_is_refused(api, seconds):
     assert response.status_code == 400
     assert {"code", "message"} <= set(response.json())
     assert Game.objects.count() == before
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options"),
+    [("kingdoms", {}), ("kingdom-builder", {}), ("kingdom-cards", {"allow_two_players": True})],
+)
+def test_a_moves_answer_carries_its_events_as_the_event_stream_shows_them(api, ruleset, options):
+    # The answer reuses what the write computed for the player's socket (pushed_news).
+    ana, bob = api("ana"), api("bob")
+    game_id = ana.post(
+        "/api/tables/", {"ruleset": ruleset, "seats": 2, "options": options}, format="json"
+    ).json()["id"]
+    assert bob.post(f"/api/tables/{game_id}/join/").status_code == 200
+    assert ana.post(f"/api/tables/{game_id}/start/").status_code == 200
+    for _ in range(6):
+        for client in (ana, bob):
+            legal = client.get(f"/api/tables/{game_id}/legal/").json()
+            if not legal["commands"]:
+                continue
+            body = {"command": legal["commands"][0], "expected_seq": legal["seq"]}
+            answer = client.post(f"/api/tables/{game_id}/commands/", body, format="json").json()
+            stream = client.get(f"/api/tables/{game_id}/events/?after={legal['seq']}").json()
+            assert answer["events"] and answer["events"] == stream["events"]
