@@ -299,7 +299,11 @@ class ConnectionSampler:
         params: tuple[str, ...] = ()
         if self.application_name is not None:
             query, params = f"{query} AND application_name = %s", (self.application_name,)
-        while not self._stop.wait(self.every):
+        stopping = False
+        while not stopping:
+            # One more sample when stopped: a measured phase shorter than ``every`` (a
+            # few fast moves) still reads the connections its servers hold.
+            stopping = self._stop.wait(self.every)
             (count,) = self._conn.execute(query, params).fetchone()
             if self._measuring:
                 self.peak, self.samples = max(self.peak, count), self.samples + 1
