@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.exceptions import ValidationError
+
 from games import services
-from games.api.serializers import CommandSerializer, command_body
+from games.api.serializers import valid_command
 from games.api.throttling import refuse_if_throttled
 from games.errors import Forbidden, ServiceError
 
@@ -30,14 +32,11 @@ def submit(game_id: str, user: Any, message: dict[str, Any]) -> dict[str, Any]:
     Raises ``ServiceError`` (the answer is then an ``error``)."""
     if user is None or not user.is_authenticated:
         raise Forbidden("not_authenticated", "Log in (or open the socket with a ticket) to play.")
-    data = {k: v for k, v in message.items() if k not in {"type", "ref"}}
-    body = command_body(data)
-    if body is None:
-        serializer = CommandSerializer(data=data)
-        if not serializer.is_valid():
-            field, problems = next(iter(serializer.errors.items()))
-            raise ServiceError("invalid", f"{field}: {problems[0]}", fields=serializer.errors)
-        body = serializer.validated_data
+    try:
+        body = valid_command({k: v for k, v in message.items() if k not in {"type", "ref"}})
+    except ValidationError as exc:
+        field, problems = next(iter(exc.detail.items()))
+        raise ServiceError("invalid", f"{field}: {problems[0]}", fields=exc.detail) from exc
     refuse_if_throttled(THROTTLE_SCOPE, user)
     result = services.game_submit(
         game_id=game_id,
