@@ -74,6 +74,13 @@ def add_arguments(parser: Any) -> None:
         "bench commands",
     )
     group.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure this many times, ours then the peer's each time: the sandbox's speed "
+        "drifts, and ratios from pairs run side by side, with their medians, outlast it",
+    )
+    group.add_argument(
         "--via",
         choices=["http", "socket"],
         default="http",
@@ -88,13 +95,25 @@ def add_arguments(parser: Any) -> None:
 
 
 def run(options: dict[str, Any], progress: Any) -> list[dict[str, Any]]:
-    ruleset, tables = options["ruleset"], options["tables"]
-    if tables < 1 or options["moves"] < 1 or options["seconds"] <= 0:
-        raise CommandError("--tables, --moves and --seconds must be positive")
+    rounds = options.get("rounds", 1)
+    if options["tables"] < 1 or options["moves"] < 1 or options["seconds"] <= 0 or rounds < 1:
+        raise CommandError("--tables, --moves, --seconds and --rounds must be positive")
     urls = [servers.require_loopback(url) for url in options["url"]]
     if max(len(urls), options["processes"]) > 1 and not settings.REDIS_URL:
         raise CommandError("several servers need REDIS_URL: the in-memory layer is per process")
     say = lambda text: progress.write(f"[bench live] {text}")  # noqa: E731
+    if rounds == 1:
+        return _round(options, urls, say)
+    lines = []
+    for number in range(1, rounds + 1):
+        say(f"round {number} of {rounds}")
+        lines += [{**line, "round": number} for line in _round(options, urls, say)]
+    return lines + peer.median_ratios(lines)
+
+
+def _round(options: dict[str, Any], urls: list[str], say: Any) -> list[dict[str, Any]]:
+    """One measurement of ours on fresh tables, then (``--peer bgio``) the peer's."""
+    ruleset, tables = options["ruleset"], options["tables"]
     games = min(MOST_GAMES_PER_TABLE, math.ceil(options["moves"] / SHORTEST_GAME[ruleset]) + 1)
     say(f"preparing {tables} tables x {games} games of {ruleset}")
     # Tables and warm-up games: one list of games per table, then one per server.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import statistics
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -95,3 +96,24 @@ def ratios(ours: dict[str, Any], peer: dict[str, Any]) -> dict[str, Any]:
         "p50_ratio": over(ours["move_to_own_socket_p50_ms"], latency.get("p50")),
         "p99_ratio": over(ours["move_to_own_socket_p99_ms"], latency.get("p99")),
     }
+
+
+RATIO_FIELDS = ("commands_per_s_ratio", "cpu_ms_per_move_ratio", "p50_ratio", "p99_ratio")
+
+
+def median_ratios(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each ratio line that came once per round (``bench live --rounds``): every
+    round's value and their median."""
+    by_name: dict[str, list[dict[str, Any]]] = {}
+    for line in lines:
+        if line.get("name", "").startswith("ratio ") and "round" in line:
+            by_name.setdefault(line["name"], []).append(line)
+    summaries = []
+    for name, rounds in by_name.items():
+        summary: dict[str, Any] = {"name": f"{name}, median of {len(rounds)} rounds"}
+        for field in RATIO_FIELDS:
+            values = [line[field] for line in rounds if line.get(field) is not None]
+            summary[field] = round(statistics.median(values), 3) if values else None
+            summary[f"{field}_by_round"] = [line.get(field) for line in rounds]
+        summaries.append(summary)
+    return summaries

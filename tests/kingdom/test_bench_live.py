@@ -68,19 +68,27 @@ def test_bench_live_plays_moves_over_http_and_sockets_without_errors(ruleset):
     assert commands.exclude(type="table_started").count() == line["moves"] + live.WARMUP_MOVES
 
 
-def test_bench_live_can_send_the_moves_on_the_players_sockets_seated_by_game():
-    (line,) = bench_live(
+def test_bench_live_can_send_the_moves_on_the_players_sockets_seated_by_game_in_rounds():
+    lines = bench_live(
         "--processes", "1", "--tables", "2", "--moves", "10", "--seconds", "15",
-        "--via", "socket", "--placement", "by-game",
+        "--via", "socket", "--placement", "by-game", "--rounds", "2",
     )  # fmt: skip
-    assert line["via"] == "socket" and "moves on the socket" in line["name"]
-    assert line["placement"] == "by-game" and line["name"].endswith("players by game")
-    assert 0 < line["moves"] <= 2 * 10
-    assert line["errors_total"] == 0
-    for name in FIGURES:
-        assert is_number(line[name]), name
+    # One line per round (no peer: no ratios to take the median of), each on fresh tables.
+    assert [line["round"] for line in lines] == [1, 2]
+    for line in lines:
+        assert line["via"] == "socket" and "moves on the socket" in line["name"]
+        assert line["placement"] == "by-game" and line["name"].endswith("players by game")
+        assert 0 < line["moves"] <= 2 * 10
+        assert line["errors_total"] == 0
+        for name in FIGURES:
+            assert is_number(line[name]), name
     commands = GameEvent.objects.filter(command_id__isnull=False).exclude(type="table_started")
-    assert commands.count() == line["moves"] + live.WARMUP_MOVES
+    assert commands.count() == sum(line["moves"] + live.WARMUP_MOVES for line in lines)
+
+
+def test_bench_live_refuses_rounds_below_one():
+    with pytest.raises(CommandError, match="--rounds must be positive"):
+        bench_live("--processes", "1", "--tables", "1", "--rounds", "0")
 
 
 def test_bench_live_refuses_a_server_that_is_not_on_this_machine():
