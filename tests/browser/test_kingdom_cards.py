@@ -282,3 +282,71 @@ def test_two_players_each_see_only_their_own_hand(new_player, browser, server_ur
     watcher.screenshot(path=artifacts / "table-kingdom-cards-watcher.png", full_page=True)
     watcher_context.close()
     assert ana.errors == [] and bo.errors == []
+
+
+# The page's next ``count`` moves go at a head the game has already passed, as when
+# another seat's moves land first (a burst of kingdom changes while a battle waits): the
+# server refuses each as stale. ``window.sentAt`` records every submission's head.
+SEND_STALE = """(count) => {
+  const stream = window.kingdomTable.stream;
+  const submit = stream.submit.bind(stream);
+  window.sentAt = [];
+  stream.submit = (move) => {
+    window.sentAt.push(move.expected_seq);
+    const stale = window.sentAt.length <= count;
+    return submit(stale ? { ...move, expected_seq: move.expected_seq - 1 } : move);
+  };
+}"""
+
+
+def _defender_choosing_a_bid(new_player, server_url):
+    """A two-player table (both pages open), the challenge made: the defender, the
+    challenger and the card the defender will bid."""
+    ana = new_player("ana")
+    bo = new_player("bo")
+    seat_two_players_through_the_api(server_url, ana, bo)
+    challenger = first_showing("#kc-challenge button", ana, bo)
+    defender = bo if challenger is ana else ana
+    challenger.page.locator("#kc-challenge button").click()
+    bid = defender.page.locator("button.kc-card[data-bid]").first.get_attribute("data-card")
+    return defender, challenger, bid
+
+
+def _bids_by(page, seat: int) -> list[dict]:
+    table_id = page.evaluate("window.kingdomTable.table.id")
+    events = api_json(page, f"/api/tables/{table_id}/events/?after=0")["events"]
+    return [e for e in events if e["type"] == "card_bid" and e["actor"] == f"seat:{seat}"]
+
+
+def test_a_bid_refused_because_others_moved_first_is_sent_again_while_still_legal(
+    new_player, server_url
+):
+    defender, challenger, bid = _defender_choosing_a_bid(new_player, server_url)
+    page = defender.page
+    page.evaluate(SEND_STALE, 3)
+    page.locator(f"button.kc-card[data-bid][data-card='{bid}']").click()
+    page.click("#kc-bid")
+    for player in (defender, challenger):
+        expect(player.page.locator(f".kc-battle [data-card='{bid}']")).to_have_count(1)
+    sent_at = page.evaluate("window.sentAt")
+    assert len(sent_at) == 4, "three refusals, each followed by the move sent again"
+    seat = page.evaluate("window.kingdomTable.yourSeat")
+    assert [e["data"]["card"] for e in _bids_by(page, seat)] == [bid], "appended once"
+    expect(page.locator(".toast")).to_have_count(0)
+    assert defender.errors == [] and challenger.errors == []
+
+
+def test_a_bid_refused_again_and_again_stops_and_says_the_game_moved_on(new_player, server_url):
+    defender, _challenger, bid = _defender_choosing_a_bid(new_player, server_url)
+    page = defender.page
+    page.evaluate(SEND_STALE, 1000)
+    page.locator(f"button.kc-card[data-bid][data-card='{bid}']").click()
+    page.click("#kc-bid")
+    expect(page.locator(".toast-info")).to_contain_text("The game moved on")
+    # The first send and ten more (CONCURRENT_RESENDS in static/js/table/actions.js).
+    assert len(page.evaluate("window.sentAt")) == 11
+    seat = page.evaluate("window.kingdomTable.yourSeat")
+    assert _bids_by(page, seat) == []
+    # Still the defender's choice, now at the head the page caught up with.
+    expect(page.locator("button.kc-card[data-bid]").first).to_be_visible()
+    assert defender.errors == []

@@ -4,6 +4,12 @@
 import { ApiError, newCommandId, post, showError, toast } from "../api.js";
 import { clear, h } from "../dom.js";
 
+// Where seats act at once, another seat's moves can come in a burst (a Kingdom Cards
+// player may change their kingdom up to 8 times a turn, a bot in quick succession), each
+// refusing a move sent at the head before it: a move still legal is sent again up to this
+// many times, each time at the head the page has just caught up with.
+const CONCURRENT_RESENDS = 10;
+
 export class ActionsPart {
   constructor(table, client) {
     this.table = table;
@@ -12,7 +18,7 @@ export class ActionsPart {
   }
 
   // ---- commands ---------------------------------------------------------------------------
-  async send(command, retried = false) {
+  async send(command, resent = 0) {
     const table = this.table;
     const { stream, log, interlude } = this.client;
     if (table.pending || table.replay.at !== null) return;
@@ -36,9 +42,9 @@ export class ActionsPart {
         table.pending = false;
         await stream.catchUp();
         const same = JSON.stringify(command);
-        if (table.renderer?.concurrentSeats && !retried && table.currentLegal().some((c) => JSON.stringify(c) === same)) {
+        if (table.renderer?.concurrentSeats && resent < CONCURRENT_RESENDS && table.currentLegal().some((c) => JSON.stringify(c) === same)) {
           // Another seat moved first, and our move is still legal: send it again.
-          return await this.send(command, true);
+          return await this.send(command, resent + 1);
         }
         toast("The game moved on before your move arrived; here is the new position.", "info");
       } else {
