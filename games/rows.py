@@ -19,7 +19,9 @@ class Columns:
         self.model = model
         fields = model._meta.concrete_fields
         if names is not None:
-            fields = [model._meta.get_field(name) for name in names]
+            # In the model's order: ``Model.from_db`` reads a partial row that way.
+            wanted = {model._meta.get_field(name) for name in names}
+            fields = [f for f in fields if f in wanted]
         self.fields = list(fields)
         self.names = [f.attname for f in self.fields]
         quote = connection.ops.quote_name

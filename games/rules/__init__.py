@@ -13,8 +13,12 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def get_ruleset(key: str) -> Ruleset:
-    _load_builtin()
-    return _REGISTRY[key]
+    # Looked up several times per move: the imports only while the key is unknown.
+    ruleset = _REGISTRY.get(key)
+    if ruleset is None:
+        _load_builtin()
+        ruleset = _REGISTRY[key]
+    return ruleset
 
 
 def all_rulesets() -> list[Ruleset]:
