@@ -116,7 +116,8 @@ def database_url() -> str:
     user = quote(db["USER"] or "", safe="")
     password = f":{quote(db['PASSWORD'], safe='')}" if db.get("PASSWORD") else ""
     host, port = db["HOST"] or "127.0.0.1", db["PORT"] or "5432"
-    return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
+    # A Unix socket's directory goes percent-encoded in the host part, as libpq reads it.
+    return f"postgres://{user}{password}@{quote(host, safe='')}:{port}/{db['NAME']}"
 
 
 # The started servers' PostgreSQL connections carry this application_name.
