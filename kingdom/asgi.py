@@ -14,7 +14,6 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from kingdom.ops.metrics import count_sockets  # noqa: E402
-from kingdom.ops.request_threads import reused_threads  # noqa: E402
 from kingdom.routing import websocket_urlpatterns  # noqa: E402
 from players.tickets import TicketAuthMiddleware  # noqa: E402
 
@@ -22,7 +21,7 @@ router = URLRouter(websocket_urlpatterns)
 
 application = ProtocolTypeRouter(
     {
-        "http": reused_threads(django_asgi_app),
+        "http": django_asgi_app,
         # Browsers: an allowed Origin and the session cookie. API clients: ?ticket=
         # (players/tickets.py), which is the user, once.
         "websocket": count_sockets(

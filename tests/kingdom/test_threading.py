@@ -1,9 +1,10 @@
 """kingdom/ops/threading.py: under ASGI a request's signals, middleware, view and ORM run
-in one thread, entered once from the event loop and left once."""
+in one thread, entered once from the event loop and left once; the threads are reused."""
 
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref import sync
@@ -17,19 +18,21 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def hops(monkeypatch):
-    """Each crossing between the event loop and a thread during a request, by kind."""
+    """Each crossing between the event loop and a thread during a request, by kind: work
+    handed to a thread (asgiref's SyncToAsync hands it to an executor too), and
+    AsyncToSync's way back."""
     counted = {"into a thread": 0, "back to the loop": 0}
-    into, back = sync.SyncToAsync.__call__, sync.AsyncToSync.__call__
+    into, back = ThreadPoolExecutor.submit, sync.AsyncToSync.__call__
 
-    async def counted_into(self, *args, **kwargs):
+    def counted_into(self, *args, **kwargs):
         counted["into a thread"] += 1
-        return await into(self, *args, **kwargs)
+        return into(self, *args, **kwargs)
 
     def counted_back(self, *args, **kwargs):
         counted["back to the loop"] += 1
         return back(self, *args, **kwargs)
 
-    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted_into)
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", counted_into)
     monkeypatch.setattr(sync.AsyncToSync, "__call__", counted_back)
     return counted
 
@@ -75,6 +78,63 @@ def test_a_request_runs_its_middleware_and_view_in_one_thread_entered_once(hops,
     assert hops["back to the loop"] == 0
     # request_started, the chain and request_finished: one entry, where Django makes three.
     assert hops["into a thread"] == 1
+
+
+def test_requests_one_after_another_reuse_the_request_thread(monkeypatch):
+    from games.api import views
+
+    threads: list[int] = []
+    listed = views.TableList.get
+
+    def view(self, request, *args, **kwargs):
+        threads.append(threading.get_ident())
+        return listed(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(views.TableList, "get", view)
+    application = get_asgi_application()
+    statuses = [_get(application, "/api/tables/", {})["status"] for _ in range(3)]
+
+    assert statuses == [200, 200, 200]
+    assert len(set(threads)) == 1
+    assert threads[0] != threading.get_ident()
+
+
+def test_async_code_a_request_runs_with_async_to_sync_runs_on_the_servers_loop(monkeypatch):
+    """As under asgiref's SyncToAsync: /readyz probes the channel layer this way."""
+    import asyncio
+
+    from django.http import JsonResponse
+    from django.urls import clear_url_caches, path
+
+    import kingdom.urls
+
+    loops: dict[str, object] = {}
+
+    async def where() -> None:
+        loops["async_to_sync"] = asyncio.get_running_loop()
+
+    def probe(request):
+        async_to_sync(where)()
+        return JsonResponse({"ok": True})
+
+    async def request() -> dict:
+        loops["server"] = asyncio.get_running_loop()
+        communicator = HttpCommunicator(
+            get_asgi_application(), "GET", "/probe/", headers=[(b"host", b"testserver")]
+        )
+        return await communicator.get_response(timeout=30)
+
+    monkeypatch.setattr(
+        kingdom.urls, "urlpatterns", [path("probe/", probe), *kingdom.urls.urlpatterns]
+    )
+    clear_url_caches()
+    try:
+        response = async_to_sync(request)()
+    finally:
+        clear_url_caches()
+
+    assert response["status"] == 200
+    assert loops["async_to_sync"] is loops["server"]
 
 
 def test_the_request_signals_run_in_the_request_thread_around_the_view(monkeypatch):
