@@ -21,6 +21,7 @@ from django.db import connections
 from games import fanout, publish, pushed_news, selectors, socket_commands
 from games.api.errors import BUSY, SERVER_ERROR, pool_exhausted
 from games.errors import ServiceError
+from games.services import Submitted
 from games.services.own_heads import own_heads
 from games.socket_input import GuardedJsonConsumer
 
@@ -97,7 +98,7 @@ class GameConsumer(GuardedJsonConsumer):
         if not isinstance(ref, str | int | None) or (isinstance(ref, str) and len(ref) > 100):
             ref = None
         try:
-            answer = await self._submit(content)
+            result = await self._submit(content)
         except ServiceError as exc:
             await self.send_json(
                 {"type": "error", "ref": ref, "status": exc.status, **exc.as_json()}
@@ -110,7 +111,22 @@ class GameConsumer(GuardedJsonConsumer):
             log.exception("a command on the socket of game %s failed", self.game_id)
             await self.send_json({"type": "error", "ref": ref, "status": 500, **SERVER_ERROR})
             return
-        await self.send_json({"type": "accepted", "ref": ref, **answer})
+        accepted = {"ref": ref, "head_seq": result.head_seq, "replayed": result.replayed}
+        news = self._own_news(result)
+        if news is None or news.frame is None:
+            await self.send_json({"type": "accepted", **accepted})
+        else:
+            await self._deliver(news, accepted)
+
+    def _own_news(self, result: Submitted) -> fanout.News | None:
+        """This socket's part of what its own write pushed, while this socket is caught up
+        to just before it; None: the answer goes alone and the events as any move's do
+        (the group message, which then finds them sent)."""
+        if result.pushed is None or result.head_seq <= self.sent_seq:
+            return None
+        return pushed_news.news_of(
+            self.game_id, result.pushed, result.head_seq, self.user_id, self.sent_seq
+        )
 
     async def game_advanced(self, message: dict[str, Any]) -> None:
         head = message.get("head", 0)
@@ -133,7 +149,7 @@ class GameConsumer(GuardedJsonConsumer):
         await self.close(code=4000)
 
     @in_worker_thread
-    def _submit(self, content: dict[str, Any]) -> dict[str, Any]:
+    def _submit(self, content: dict[str, Any]) -> Submitted:
         try:
             return socket_commands.submit(self.game_id, self.scope.get("user"), content)
         finally:
@@ -157,10 +173,11 @@ class GameConsumer(GuardedJsonConsumer):
             news = await self._news(head, fresh)
         await self._deliver(news)
 
-    async def _deliver(self, news: fanout.News) -> None:
+    async def _deliver(self, news: fanout.News, accepted: dict[str, Any] | None = None) -> None:
         self.seat = news.seat
         if news.frame is not None:
-            await self.send(text_data=news.frame)
+            frame = news.frame if accepted is None else fanout.answered(news.frame, accepted)
+            await self.send(text_data=frame)
         if news.last_seq is not None:
             self.sent_seq = news.last_seq
 

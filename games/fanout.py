@@ -322,3 +322,9 @@ def splice(events: list[dict], head: int, status: str, update: dict[str, Any], s
         f'"legal":{update["legal"]},"your_seat":{encode(seat)},'
         f'"server_time_ms":{clocks.ms_of(timezone.now())}}}'
     )
+
+
+def answered(frame: str, accepted: dict[str, Any]) -> str:
+    """``frame`` carrying the answer to the command this socket sent (games/consumers.py):
+    the mover's own update and its ``accepted`` go in one frame, one write."""
+    return f'{frame[:-1]},"accepted":{encode(accepted)}}}'

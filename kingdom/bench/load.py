@@ -140,6 +140,8 @@ async def _read(player: Player, table: Table) -> None:
                 continue
             if news.get("type") != "events":
                 continue
+            if (answer := news.get("accepted")) is not None:  # this player's move's answer
+                player.replies[answer["ref"]] = {"type": "accepted", **answer}
             player.head = news["head"]
             player.legal = news.get("legal") or []
             player.status = news.get("status", "")

@@ -66,9 +66,12 @@ def test_a_move_goes_on_the_game_socket_and_no_request_is_made(new_player):
     [command] = [frame for frame in sent if frame.get("type") == "command"]
     assert command["command"] == moved["command"]
     assert command["expected_seq"] > 0 and len(command["command_id"]) == 36
-    [answer] = [frame for frame in received if frame.get("type") == "accepted"]
+    # The answer rides in the frame of the move's events (games/consumers.py).
+    [frame] = [frame for frame in received if "accepted" in frame]
+    answer = frame["accepted"]
     assert answer["ref"] == command["ref"] and answer["replayed"] is False
-    # The events come in the stream's frame, as every move's do.
+    assert frame["type"] == "events" and frame["head"] == answer["head_seq"]
+    assert not [frame for frame in received if frame.get("type") == "accepted"]
     page.wait_for_function(f"window.kingdomTable.lastSeq >= {answer['head_seq']}")
     expect(page.locator("#log li").last).to_be_visible()
     assert player.errors == []

@@ -1,5 +1,5 @@
 """games/socket_commands.py: a move over the game socket takes the REST write path, with
-its answers: accepted (then the stream's frame), stale_seq, a replayed command_id, the
+its answers: accepted (in the frame of its events), stale_seq, a replayed command_id, the
 body rules, the rate limit, and nothing recorded for a refusal."""
 
 from __future__ import annotations
@@ -30,32 +30,36 @@ def mover(game: Game, users: list) -> tuple[Any, dict]:
 
 def exchange(game: Game, user, messages: list[dict], frames: int = 0) -> list[dict]:
     """Open ``user``'s game socket, send ``messages`` one by one, and collect each
-    answer (``accepted`` or ``error``) and, after them, ``frames`` more stream frames."""
-
-    async def scenario() -> list[dict]:
-        ws = WebsocketCommunicator(app, f"/ws/games/{game.id}/")
-        ws.scope["user"] = user
-        connected, _ = await ws.connect()
-        assert connected
-        await ws.receive_json_from(timeout=5)  # the greeting frame
-        answers, seen = [], []
-        for message in messages:
-            await ws.send_json_to(message)
-            while True:
-                reply = await ws.receive_json_from(timeout=10)
-                if reply["type"] in {"accepted", "error"}:
-                    answers.append(reply)
-                    break
-                seen.append(reply)
-        while len(seen) < frames:
-            seen.append(await ws.receive_json_from(timeout=10))
-        await ws.disconnect()
-        return answers + seen[:frames]
-
-    return async_to_sync(scenario)()
+    answer (``accepted``, alone or in an events frame, or ``error``) and, after them,
+    ``frames`` stream frames (an events frame that carried an answer counts, as sent)."""
+    return async_to_sync(_exchange)(game, user, messages, frames)
 
 
-def test_a_move_over_the_socket_is_accepted_and_its_frame_follows(make_user):
+async def _exchange(game: Game, user, messages: list[dict], frames: int) -> list[dict]:
+    ws = WebsocketCommunicator(app, f"/ws/games/{game.id}/")
+    ws.scope["user"] = user
+    connected, _ = await ws.connect()
+    assert connected
+    await ws.receive_json_from(timeout=5)  # the greeting frame
+    answers, seen = [], []
+    for message in messages:
+        await ws.send_json_to(message)
+        while True:
+            reply = await ws.receive_json_from(timeout=10)
+            if reply["type"] in {"accepted", "error"}:
+                answers.append(reply)
+                break
+            seen.append(reply)
+            if "accepted" in reply:
+                answers.append({"type": "accepted", **reply["accepted"]})
+                break
+    while len(seen) < frames:
+        seen.append(await ws.receive_json_from(timeout=10))
+    await ws.disconnect()
+    return answers + seen[:frames]
+
+
+def test_a_move_over_the_socket_is_accepted_in_the_frame_of_its_events(make_user):
     users = [make_user("ana"), make_user("bob")]
     game = humans_game(users)
     user, command = mover(game, users)
@@ -75,9 +79,79 @@ def test_a_move_over_the_socket_is_accepted_and_its_frame_follows(make_user):
     }
     assert game.head_seq > head
     assert frame["type"] == "events" and frame["head"] == game.head_seq
+    # One frame: the mover's events and the answer, as the writer computed them.
+    assert frame["accepted"] == {k: v for k, v in accepted.items() if k != "type"}
+    assert [e["seq"] for e in frame["events"]] == list(range(head + 1, game.head_seq + 1))
     row = GameEvent.objects.get(game=game, seq=head + 1)
     assert row.actor == f"seat:{game.seats.get(user=user).number}"
     assert row.command == command
+
+
+def test_the_answer_rides_only_in_the_moving_sockets_frame_and_comes_once(make_user):
+    """The mover's other tab and the other player get the same events without the
+    answer; the group message that follows the write sends the mover's socket nothing
+    more (a ping's pong is its next frame)."""
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_game(users)
+    user, command = mover(game, users)
+    other = next(u for u in users if u != user)
+    head = game.head_seq
+
+    async def scenario() -> tuple[list[dict], dict, dict]:
+        sockets = []
+        for who in (user, user, other):
+            ws = WebsocketCommunicator(app, f"/ws/games/{game.id}/")
+            ws.scope["user"] = who
+            assert (await ws.connect())[0]
+            await ws.receive_json_from(timeout=5)
+            sockets.append(ws)
+        moving, tab, opponent = sockets
+        await moving.send_json_to({"type": "command", "ref": "m", "command": command})
+        answered = await moving.receive_json_from(timeout=10)
+        await moving.send_json_to({"type": "ping"})
+        after = [answered, await moving.receive_json_from(timeout=10)]
+        others = await tab.receive_json_from(timeout=10), await opponent.receive_json_from(10)
+        for ws in sockets:
+            await ws.disconnect()
+        return after, *others
+
+    (answered, pong), tab, opponent = async_to_sync(scenario)()
+    game.refresh_from_db()
+    assert answered["type"] == "events" and answered["head"] == game.head_seq > head
+    assert answered["accepted"] == {"ref": "m", "head_seq": game.head_seq, "replayed": False}
+    assert pong == {"type": "pong", "head": game.head_seq}
+    assert tab["head"] == opponent["head"] == game.head_seq
+    assert "accepted" not in tab and "accepted" not in opponent
+    assert tab["events"] == answered["events"]  # one audience: the same frame, bar the answer
+
+
+def test_a_replayed_command_id_is_answered_alone(make_user):
+    """A replay appends nothing: no events to carry the answer, which goes alone."""
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_game(users)
+    user, command = mover(game, users)
+    message = {"type": "command", "ref": 1, "command": command, "command_id": str(uuid.uuid4())}
+
+    async def scenario() -> list[dict]:
+        ws = WebsocketCommunicator(app, f"/ws/games/{game.id}/")
+        ws.scope["user"] = user
+        assert (await ws.connect())[0]
+        await ws.receive_json_from(timeout=5)
+        await ws.send_json_to(message)
+        first = await ws.receive_json_from(timeout=10)
+        await ws.send_json_to({**message, "ref": 2})
+        again = await ws.receive_json_from(timeout=10)
+        await ws.disconnect()
+        return [first, again]
+
+    first, again = async_to_sync(scenario)()
+    assert first["type"] == "events" and first["accepted"]["replayed"] is False
+    assert again == {
+        "type": "accepted",
+        "ref": 2,
+        "head_seq": first["accepted"]["head_seq"],
+        "replayed": True,
+    }
 
 
 def test_a_stale_expected_seq_is_refused_and_nothing_is_recorded(make_user):

@@ -130,8 +130,11 @@ export class StreamPart {
         this.lastHeard = Date.now();
         const message = socketMessage(ev);
         if (message === undefined) return;
-        if (message.type === "events") this.onNews(message);
-        else if ((message.type === "accepted" || message.type === "error") && this.takeAnswer(message)) return;
+        if (message.type === "events") {
+          this.onNews(message);
+          // The answer to our move rides in the frame with its events (games/consumers.py).
+          if (message.accepted) this.takeAnswer({ type: "accepted", ...message.accepted });
+        } else if ((message.type === "accepted" || message.type === "error") && this.takeAnswer(message)) return;
         else if (message.type === "error") console.warn("table socket:", message.message);
       },
       onClose: (ev, { retryIn }) => {
