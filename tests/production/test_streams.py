@@ -48,3 +48,19 @@ def test_sockets_on_either_process_receive_every_event_once_in_order(cluster, pl
         assert len(stream.connections) == 1 and stream.rest_catchups == 0, stream.name
         # ...each as its viewer may see it (a spectator: no seat's secrets).
         assert [brief(e) for e in stream.log] == stored_events(game_id, seat), stream.name
+
+
+def test_the_web_process_answers_a_socket_without_permessage_deflate(cluster, player):
+    """The Procfile's server turns compression off (README "Performance"): a client that
+    offers permessage-deflate, as browsers and websockets do, gets frames uncompressed."""
+    from websockets.sync.client import connect
+
+    a, _b = cluster.urls
+    alice, bob = player("alice"), player("bob")
+    game_id, _seats = started_pair(alice, bob, create_on=a, join_on=a, start_on=a)
+    url = f"{a.replace('http://', 'ws://', 1)}/ws/games/{game_id}/"
+    with connect(url, origin=a, additional_headers={"Cookie": alice.cookie}) as socket:
+        offered = socket.request.headers.get("Sec-WebSocket-Extensions", "")
+        assert "permessage-deflate" in offered
+        assert socket.response.headers.get("Sec-WebSocket-Extensions") is None
+        assert socket.recv(timeout=10).startswith('{"type":"events"')
