@@ -12,6 +12,7 @@ import pytest
 
 from games import publisher as publisher_module
 from games.publisher import Publisher
+from tests.conftest import needs_redis
 
 
 class RecordingLayer:
@@ -110,3 +111,42 @@ def test_flush_without_a_publisher_of_this_process_has_nothing_to_wait_for(
     else:
         monkeypatch.setattr(publisher_module, "_publisher", None)
     assert publisher_module.flush() is True
+
+
+@needs_redis
+def test_an_unanswered_connection_publishes_hears_nothing_back_and_survives_a_kill():
+    """Publishes arrive in order; Redis writes nothing back (so nothing wakes the
+    publisher); a connection Redis closed is noticed before the next write, not lost."""
+    import os
+    import select
+    import time
+
+    import redis
+
+    from games.publisher import UnansweredConnection
+
+    url = os.environ["REDIS_URL"]
+    listener = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
+    listener.subscribe("kingdom-test-unanswered")
+    unanswered = UnansweredConnection(url)
+
+    def heard(count: int) -> list[bytes]:
+        got, deadline = [], time.monotonic() + 5
+        while len(got) < count and time.monotonic() < deadline:
+            message = listener.get_message(timeout=0.5)
+            if message is not None:
+                got.append(message["data"])
+        return got
+
+    unanswered.send([("PUBLISH", "kingdom-test-unanswered", str(n)) for n in range(3)])
+    assert heard(3) == [b"0", b"1", b"2"]
+    sock = unanswered._connection._sock
+    assert select.select([sock], [], [], 0.2)[0] == [], "Redis answered"
+
+    host, port = sock.getsockname()[:2]
+    redis.Redis.from_url(url).client_kill(f"{host}:{port}")
+    time.sleep(0.2)  # the close reaches this side
+    unanswered.send([("PUBLISH", "kingdom-test-unanswered", "after")])
+    assert heard(1) == [b"after"]
+    assert unanswered._connection._sock is not sock
+    listener.close()
