@@ -9,6 +9,9 @@ socket, 2 processes and 16 tables, it cost 3.9–4.0 v 2.5–3.0 ms of server CP
 list layer keeps that pub/sub does not, a message for a socket whose process is not
 listening at that instant, this service does not need: a socket catches up by seq.
 
+The pub/sub layer is channels_redis' with one change: its reader waits for each message
+without a timeout (``PubSubChannelLayer``).
+
 Pub/sub channel names belong to the whole Redis server, not to the database number in
 REDIS_URL, so the prefix carries that number: two deployments on one Redis (or a test run
 and a benchmark) stay apart as their keys do.
@@ -16,13 +19,17 @@ and a benchmark) stay apart as their keys do.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 from urllib.parse import urlparse
 
-from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
+
+log = logging.getLogger(__name__)
 
 BACKENDS = {
-    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "pubsub": "kingdom.ops.channel_layer.PubSubChannelLayer",
     "lists": "channels_redis.core.RedisChannelLayer",
 }
 
@@ -56,3 +63,39 @@ def group_channel(prefix: str, group: str) -> str:
     it (``RedisPubSubLoopLayer._get_group_channel_name``); tests/kingdom/
     test_channel_layer.py checks that a message published there reaches the group."""
     return f"{prefix}__group__{group}"
+
+
+class _ShardReadingUntilAMessage(RedisSingleShardConnection):
+    """channels_redis 4.3's shard reads its subscription with a 0.1 s timeout: every
+    message then costs an ``asyncio.timeout`` set up and cancelled (3.5% of a loaded
+    server's samples on the socket, py-spy ``--gil``), and an idle process wakes ten times
+    a second. This one waits for the next message with no timeout, as redis-py's own
+    ``listen`` does; a lost connection still ends the read (redis-py raises, and
+    resubscribes on the next), and cancelling the task still stops it."""
+
+    async def _do_receiving(self) -> None:
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=None
+                    )
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
+                raise
+            except BaseException:
+                log.exception("the channel layer's subscription failed; reading again in 1 s")
+                await asyncio.sleep(1)
+
+
+class PubSubChannelLayer(RedisPubSubChannelLayer):
+    """channels_redis' pub/sub layer, its shards reading as ``_ShardReadingUntilAMessage``."""
+
+    def _get_layer(self) -> Any:
+        layer = super()._get_layer()
+        for shard in layer._shards:
+            if type(shard) is RedisSingleShardConnection:
+                shard.__class__ = _ShardReadingUntilAMessage
+        return layer

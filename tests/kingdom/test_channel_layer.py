@@ -102,3 +102,40 @@ def test_a_message_that_cannot_be_packed_is_logged_and_the_sender_goes_on(caplog
         assert sender.flush()
     assert "could not publish to game.g" in caplog.text
     assert sender.is_alive()
+
+
+@needs_redis
+def test_the_layers_shards_wait_for_messages_and_outlive_a_killed_subscription():
+    """The default layer's shards read with no timeout: a message after a quiet spell
+    arrives, and so does one after Redis drops the subscription (redis-py reconnects and
+    subscribes again)."""
+    import redis
+    from django.utils.module_loading import import_string
+
+    url = _on_database(os.environ["REDIS_URL"], 14)
+    config = redis_channel_layer(url)
+    layer = import_string(config["BACKEND"])(**config["CONFIG"])
+
+    async def scenario() -> list[int]:
+        mine = await layer.new_channel()
+        await layer.group_add("game.q", mine)
+        [shard] = layer._get_layer()._shards
+        assert type(shard).__name__ == "_ShardReadingUntilAMessage"
+        heads = []
+        await asyncio.sleep(0.3)  # quiet: the old reader would have timed out thrice
+        await layer.group_send("game.q", {"type": "game.advanced", "head": 1})
+        heads.append((await asyncio.wait_for(layer.receive(mine), 5))["head"])
+        host, port = shard._pubsub.connection._writer.get_extra_info("sockname")[:2]
+        redis.Redis.from_url(url).client_kill(f"{host}:{port}")
+        for head in range(2, 40):  # until the new subscription hears one
+            await layer.group_send("game.q", {"type": "game.advanced", "head": head})
+            try:
+                heads.append((await asyncio.wait_for(layer.receive(mine), 0.25))["head"])
+                break
+            except TimeoutError:
+                continue
+        await layer.flush()
+        return heads
+
+    heads = asyncio.run(scenario())
+    assert heads[0] == 1 and len(heads) == 2 and heads[1] > 1
