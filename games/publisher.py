@@ -15,8 +15,9 @@ and on this service's 2-core bench each message between processes costs about wh
 move's Python does (six alternating pairs on the socket: 739–796 v 709–744 commands/s,
 1.50–1.57 v 1.55–1.61 ms per move). Sending through the layer's asyncio client cost the
 thread two event-loop wake-ups and that client's machinery per message: ~0.10–0.16 ms of
-a ~0.8 ms command (``bench commands``, with and without publishing). Any other layer (channels_redis' list layer, tests' fakes) is sent through
-its own ``group_send`` on the thread's event loop.
+a ~0.8 ms command (``bench commands``, with and without publishing). Any other layer
+(channels_redis' list layer, tests' fakes) is sent through its own ``group_send`` on the
+thread's event loop.
 
 A write hands its message over and goes on: waiting for Redis's answer was ~0.5 ms of a
 ~2.5 ms move (``bench commands``), and the move is committed whatever Redis says. What it
