@@ -4,13 +4,18 @@ consumer, and the socket stays open for the next message."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
 
 from games import json_input, json_output, publish
+from games.socket_dispatch import dispatch_in_arrival_order
 
 # Longest message a client sends (a chat line is at most 500 characters).
 MAX_MESSAGE_CHARS = 8 * 1024
@@ -35,6 +40,20 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
 
     async def signed_out(self, message: dict[str, Any]) -> None:
         await self.close(code=SIGNED_OUT)
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        """Channels' ``AsyncConsumer.__call__``, its messages dispatched by
+        games/socket_dispatch.py rather than ``await_many_dispatch``."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            sources.append(self.channel_receive)
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await dispatch_in_arrival_order(sources, self.dispatch)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` before every message:
