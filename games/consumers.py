@@ -112,33 +112,27 @@ class GameConsumer(GuardedJsonConsumer):
             await self.send_json({"type": "error", "ref": ref, "status": 500, **SERVER_ERROR})
             return
         accepted = {"ref": ref, "head_seq": result.head_seq, "replayed": result.replayed}
-        news = self._own_news(result)
+        # Its own write's update goes with the answer; otherwise (a replay, a socket still
+        # catching up) the answer goes alone and the events as any move's do.
+        news = self._pushed_news(result.head_seq, result.pushed)
         if news is None or news.frame is None:
             await self.send_json({"type": "accepted", **accepted})
         else:
             await self._deliver(news, accepted)
 
-    def _own_news(self, result: Submitted) -> fanout.News | None:
-        """This socket's part of what its own write pushed, while this socket is caught up
-        to just before it; None: the answer goes alone and the events as any move's do
-        (the group message, which then finds them sent)."""
-        if result.pushed is None or result.head_seq <= self.sent_seq:
+    def _pushed_news(self, head: int, pushed: dict[str, Any] | None) -> fanout.News | None:
+        """This socket's part of what the write of ``head`` pushed; None: this socket
+        takes the read path (nothing pushed, or it has not sent up to just before)."""
+        if pushed is None or head <= self.sent_seq:
             return None
-        return pushed_news.news_of(
-            self.game_id, result.pushed, result.head_seq, self.user_id, self.sent_seq
-        )
+        return pushed_news.news_of(self.game_id, pushed, head, self.user_id, self.sent_seq)
 
     async def game_advanced(self, message: dict[str, Any]) -> None:
         head = message.get("head", 0)
         own_heads.heard(self.game_id, head, message.get("written"))
         if head <= self.sent_seq:
             return
-        pushed = message.get("pushed")
-        news = (
-            None
-            if pushed is None
-            else pushed_news.news_of(self.game_id, pushed, head, self.user_id, self.sent_seq)
-        )
+        news = self._pushed_news(head, message.get("pushed"))
         if news is None:
             await self._send_news(head=head)
         else:

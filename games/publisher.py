@@ -123,9 +123,9 @@ class Publisher:
     def _publish(self, target: tuple[str, str], batch: list[Item]) -> None:
         url, prefix = target
         try:
-            connection = self._connections.get(url) or self._connections.setdefault(
-                url, UnansweredConnection(url)
-            )
+            connection = self._connections.get(url)
+            if connection is None:
+                connection = self._connections[url] = UnansweredConnection(url)
             connection.send(
                 [
                     ("PUBLISH", group_channel(prefix, group), layer.serialize(message))

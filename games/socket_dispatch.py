@@ -37,7 +37,7 @@ async def dispatch_in_arrival_order(
     """``dispatch`` each message of ``sources`` in turn, until a source or ``dispatch``
     raises (Channels' ``StopConsumer`` at a disconnect)."""
     arrived: asyncio.Queue = asyncio.Queue()
-    pumps = [asyncio.ensure_future(_pump(source, arrived)) for source in sources]
+    pumps = [asyncio.create_task(_pump(source, arrived)) for source in sources]
     try:
         while True:
             message, error = await arrived.get()
