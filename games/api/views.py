@@ -8,9 +8,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import pushed_news, selectors, services
+from games import selectors, services
+from games.api import moves, serializers, shortcuts
 from games.api import responses as answers
-from games.api import serializers, shortcuts
 from games.api.pagination import TablePages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE, WRITE_ONE, WRITE_TABLE, errors
@@ -209,25 +209,10 @@ class TableCommands(_TableAction):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
+        # API clients' moves usually take games/api/command_route.py: the same steps.
         body = serializers.valid_command(request.data)
-        result = services.game_submit(
-            game_id=game_id,
-            user=request.user,
-            command=body["command"],
-            command_id=body.get("command_id"),
-            expected_seq=body.get("expected_seq"),
-        )
-        # Answered from the row and seats the write locked: no second read of the game.
-        game, seats = result.game, result.seats
-        seat = selectors.viewer_seat_among(seats, request.user)
-        events = pushed_news.events_for(result.pushed, seat)  # what the socket gets
-        if events is None:
-            names = selectors.seat_names(game, seats)
-            events = selectors.redacted_events(game, result.events, seat, names)
-        return Response(
-            {"head_seq": result.head_seq, "replayed": result.replayed, "events": events},
-            status=200 if result.replayed else 201,
-        )
+        status, answer = moves.submit(game_id, request.user, body)
+        return Response(answer, status=status)
 
 
 class TableLegal(APIView):
