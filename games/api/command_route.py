@@ -197,10 +197,17 @@ def allowed_host(headers: dict[bytes, bytes]) -> bool:
     """Django's ``get_host`` check, for the plain case: the Host header only."""
     if settings.USE_X_FORWARDED_HOST and b"x-forwarded-host" in headers:
         return False
-    domain, _ = split_domain_port(headers.get(b"host", b"").decode("latin-1"))
     allowed = settings.ALLOWED_HOSTS
     if settings.DEBUG and not allowed:
         allowed = [".localhost", "127.0.0.1", "[::1]"]
+    return _allowed(headers.get(b"host", b""), tuple(allowed))
+
+
+@functools.lru_cache(maxsize=64)
+def _allowed(host: bytes, allowed: tuple[str, ...]) -> bool:
+    # A server sees few Host values; matching each against every pattern cost ~2% of
+    # a loaded server's samples.
+    domain, _ = split_domain_port(host.decode("latin-1"))
     return bool(domain) and validate_host(domain, allowed)
 
 

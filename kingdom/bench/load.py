@@ -250,14 +250,17 @@ async def _post(clients: Clients, table: Table, player: Player, body: dict) -> i
     """POST the move: the new head, or (error kind, sample)."""
     try:
         async with clients.session(player.server).post(
-            f"/api/tables/{table.game_id}/commands/", json=body, headers=player.auth
+            f"/api/tables/{table.game_id}/commands/",
+            data=orjson.dumps(body),
+            headers={**player.auth, "Content-Type": "application/json"},
         ) as response:
-            status, text = response.status, await response.text()
+            status, content = response.status, await response.read()
     except (aiohttp.ClientError, TimeoutError) as exc:
         return ("http_" + type(exc).__name__, str(exc))
     if status not in (200, 201):
-        return (str(status), text)
-    return json.loads(text)["head_seq"]
+        return (str(status), content.decode(errors="replace"))
+    # orjson, as on the socket (``_read``): the answer carries the move's events.
+    return orjson.loads(content)["head_seq"]
 
 
 async def _send_on_socket(table: Table, player: Player, body: dict, started: float) -> int | tuple:
