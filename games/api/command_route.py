@@ -254,17 +254,15 @@ in_worker_thread = functools.partial(database_sync_to_async, thread_sensitive=Fa
 def answer_move(claim: Claim, body: bytes, path: str) -> Answer | None:
     """The move's answer; None for a refusal before the write (Django answers it)."""
     try:
-        command = valid_body(body)
-        if command is None:
-            return None
-        user = authenticated(claim.token)
-        if user is None:
-            return None
         try:
-            command = serializers.valid_command(command)
-            refuse_if_throttled(THROTTLE_SCOPE, user)
-        except (exceptions.ValidationError, ServiceError):
+            checked = checked_move(claim.token, body)
+        except Exception:
+            # A failure before the write (a busy pool, Redis away) is Django's to answer,
+            # log and count, as for any request; nothing was written.
             return None
+        if checked is None:
+            return None
+        user, command = checked
         try:
             status, document = moves.submit(claim.game_id, user, command)
         except Exception as exc:
@@ -273,6 +271,23 @@ def answer_move(claim: Claim, body: bytes, path: str) -> Answer | None:
     finally:
         # Back to the pool at once, as after a socket's move (games/consumers.py).
         connections.close_all()
+
+
+def checked_move(token: str, body: bytes) -> tuple[Any, dict[str, Any]] | None:
+    """The user and the valid command body, counted against the rate limit; None for
+    what the view would refuse before the write."""
+    document = valid_body(body)
+    if document is None:
+        return None
+    user = authenticated(token)
+    if user is None:
+        return None
+    try:
+        command = serializers.valid_command(document)
+        refuse_if_throttled(THROTTLE_SCOPE, user)
+    except (exceptions.ValidationError, ServiceError):
+        return None
+    return user, command
 
 
 def valid_body(body: bytes) -> Any | None:

@@ -311,3 +311,28 @@ def test_the_request_id_is_echoed_and_logged(apps, table, caplog):
     assert answer["headers"]["x-request-id"] == "move-42"
     (line,) = [r for r in caplog.records if r.name == "kingdom.access"]
     assert (line.status, line.method) == (201, "POST")
+
+
+def test_a_busy_pool_before_the_write_is_left_to_django(apps, table, monkeypatch):
+    from django.db import OperationalError
+    from psycopg_pool import PoolTimeout
+
+    def busy(self, key):
+        raise OperationalError("no connection") from PoolTimeout("timed out")
+
+    authenticator = type(command_route.token_authentication())
+    monkeypatch.setattr(authenticator, "authenticate_credentials", busy)
+    index, command = mover(table)
+    before = head(table["game"])
+    answer = post(apps[0], table["game"].id, table["keys"][index], {"command": command})
+    assert answer["status"] == 503 and answer["json"]["code"] == "busy"
+    assert len(apps[1].passed) == 1
+    assert head(table["game"]) == before
+
+
+def test_the_served_application_routes_moves_this_way():
+    from kingdom import asgi
+
+    http = asgi.application.application_mapping["http"]
+    assert isinstance(http, command_route.CommandRoute)
+    assert http.django_app is asgi.django_asgi_app
