@@ -13,6 +13,7 @@ from games.models import Game
 from players import receivers, tickets
 from players import services as players_services
 from players.models import Rating, RatingChange
+from tests.conftest import needs_postgres
 from tests.games.helpers import humans_game, play_out
 from tests.players.helpers import pairwise
 
@@ -73,6 +74,20 @@ def test_account_create_refuses_a_name_taken_in_another_case(make_user):
     with pytest.raises(Conflict) as refused:
         players_services.account_create(username="Ana", password="pw-1234567")
     assert refused.value.code == "username_taken"
+
+
+@needs_postgres
+def test_the_any_case_check_reads_an_index_not_every_account(make_user):
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    make_user("ana")
+    taken = get_user_model().objects.filter(username__iexact="ANA")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table: make the choice show
+        plan = taken.explain()
+    assert "players_username_any_case" in plan
+    assert taken.exists()
 
 
 def test_account_create_refuses_a_password_django_refuses():
