@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import structlog
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections
 from django.http import parse_cookie
@@ -48,6 +47,7 @@ from games.api import moves, serializers
 from games.api.errors import SERVER_ERROR, json_error_handler
 from games.api.middleware import DEFAULT_MAX_BODY_BYTES
 from games.api.throttling import refuse_if_throttled
+from games.consumers import in_worker_thread
 from games.errors import ServiceError
 from kingdom.ops.logs import REQUEST_ID_HEADER, access_log, request_id_from
 
@@ -246,11 +246,7 @@ def replaying(body: bytes, receive: Receive) -> Receive:
     return again
 
 
-# A worker thread, as for a move on the socket (games/consumers.py says why).
-in_worker_thread = functools.partial(database_sync_to_async, thread_sensitive=False)
-
-
-@in_worker_thread
+@in_worker_thread  # as a move on the socket runs (games/consumers.py says why)
 def answer_move(claim: Claim, body: bytes, path: str) -> Answer | None:
     """The move's answer; None for a refusal before the write (Django answers it)."""
     try:
