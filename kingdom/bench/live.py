@@ -368,5 +368,9 @@ def _versions(server: str | None) -> dict[str, str | None]:
         "python": platform.python_version(),
         "django": servers.version_of("django"),
         "channels": servers.version_of("channels"),
-        "client": f"aiohttp {servers.version_of('aiohttp')}, websockets {servers.version_of('websockets')}",
+        "client": (
+            "moves: asyncio streams (HTTP/1.1 keep-alive), "
+            f"setup: aiohttp {servers.version_of('aiohttp')}, "
+            f"sockets: websockets {servers.version_of('websockets')}"
+        ),
     }
