@@ -139,16 +139,21 @@ class MoveConnection:
         writer.write(request)
         head = await reader.readuntil(b"\r\n\r\n")
         lines = head.split(b"\r\n")
-        status = int(lines[0].split(b" ", 2)[1])
-        length, keep = 0, True
+        version, _, rest = lines[0].partition(b" ")
+        if not version.startswith(b"HTTP/1."):
+            raise ValueError(f"not an HTTP/1.x answer: {lines[0][:80]!r}")
+        status = int(rest[:3])
+        length, chunked, keep = 0, False, True
         for line in lines[1:]:
             name, _, value = line.partition(b":")
-            name = name.strip().lower()
+            name, value = name.strip().lower(), value.strip().lower()
             if name == b"content-length":
                 length = int(value)
-            elif name == b"connection" and value.strip().lower() == b"close":
-                keep = False
-        content = await reader.readexactly(length)
+            elif name == b"transfer-encoding":
+                chunked = value == b"chunked"
+            elif name == b"connection":
+                keep = value != b"close"
+        content = await (_chunks(reader) if chunked else reader.readexactly(length))
         if not keep:
             self.close()
         return status, content
@@ -157,6 +162,17 @@ class MoveConnection:
         if self.streams is not None:
             self.streams[1].close()
             self.streams = None
+
+
+async def _chunks(reader: asyncio.StreamReader) -> bytes:
+    """A chunked body (an answer the server did not know the length of, as uvicorn sends
+    one without a Content-Length)."""
+    parts = []
+    while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+        parts.append(await reader.readexactly(size))
+        await reader.readexactly(2)
+    await reader.readuntil(b"\r\n")  # no trailers are sent: the last chunk's blank line
+    return b"".join(parts)
 
 
 class Clients:
@@ -328,7 +344,8 @@ async def _post(clients: Clients, table: Table, player: Player, body: dict) -> i
     try:
         async with asyncio.timeout(MOVE_TIMEOUT):
             status, content = await clients.poster(player).post(path, orjson.dumps(body))
-    except (OSError, asyncio.IncompleteReadError, TimeoutError) as exc:
+    except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:
+        # TimeoutError is an OSError; ValueError: an answer that is not HTTP/1.1.
         clients.poster(player).close()
         return ("http_" + type(exc).__name__, str(exc))
     if status not in (200, 201):

@@ -7,16 +7,24 @@ import asyncio
 
 import pytest
 
-from kingdom.bench.load import MoveConnection
+from kingdom.bench.load import Clients, MoveConnection, Player, Table, _post
 
 
 class TinyServer:
     """Answers each POST with its body echoed; ``close_after`` answers per connection
     before the server closes it while idle; ``say_close`` answers with Connection: close."""
 
-    def __init__(self, close_after: int | None = None, say_close: bool = False) -> None:
+    def __init__(
+        self,
+        close_after: int | None = None,
+        say_close: bool = False,
+        chunked: bool = False,
+        garbage: bool = False,
+    ) -> None:
         self.close_after = close_after
         self.say_close = say_close
+        self.chunked = chunked
+        self.garbage = garbage
         self.connections = 0
         self.requests: list[bytes] = []
         self.handlers: set[asyncio.Task] = set()
@@ -35,12 +43,21 @@ class TinyServer:
                 )
                 body = await reader.readexactly(length)
                 self.requests.append(head.split(b"\r\n")[0] + b" " + body)
+                if self.garbage:
+                    writer.write(b"SSH-2.0-not-http\r\n\r\n")
+                    await writer.drain()
+                    continue
                 closing = b"Connection: close\r\n" if self.say_close else b""
+                if self.chunked:
+                    half = len(body) // 2
+                    chunks = b"".join(
+                        b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:half], body[half:])
+                    )
+                    answer = b"transfer-encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n"
+                else:
+                    answer = f"content-length: {len(body)}\r\n\r\n".encode() + body
                 writer.write(
-                    b"HTTP/1.1 201 Created\r\ncontent-type: application/json\r\n"
-                    + closing
-                    + f"content-length: {len(body)}\r\n\r\n".encode()
-                    + body
+                    b"HTTP/1.1 201 Created\r\ncontent-type: application/json\r\n" + closing + answer
                 )
                 await writer.drain()
                 answered += 1
@@ -110,3 +127,27 @@ def test_a_server_that_is_not_there_is_an_error_not_a_retry() -> None:
 
     with pytest.raises(OSError):
         asyncio.run(run())
+
+
+def test_a_chunked_answer_is_read_whole_and_the_connection_kept() -> None:
+    server = TinyServer(chunked=True)
+    answers = play(server, [b'{"head_seq":7}', b'{"head_seq":9}'])
+    assert answers == [(201, b'{"head_seq":7}'), (201, b'{"head_seq":9}')]
+    assert server.connections == 1
+
+
+def test_an_answer_that_is_not_http_is_a_counted_error_not_a_crash() -> None:
+    async def run() -> object:
+        server = TinyServer(garbage=True)
+        async with server as url:
+            player = Player(seat_name="Ada", token="k3y", server=url)
+            table = Table(game_id="t", players=[player])
+            clients = Clients()
+            try:
+                return await _post(clients, table, player, {"command": {"type": "pass"}})
+            finally:
+                await clients.close()
+                player.poster.close()
+
+    kind, _ = asyncio.run(run())
+    assert kind == "http_ValueError"
