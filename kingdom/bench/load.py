@@ -51,6 +51,11 @@ class Player:
     def auth(self) -> dict[str, str]:
         return {"Authorization": f"Token {self.token}"}
 
+    def move_connection(self) -> MoveConnection:
+        if self.poster is None:
+            self.poster = MoveConnection(self.server, self.token)
+        return self.poster
+
 
 @dataclass
 class Table:
@@ -197,12 +202,6 @@ class Clients:
         for session in self.sessions.values():
             await session.close()
 
-    @staticmethod
-    def poster(player: Player) -> MoveConnection:
-        if player.poster is None:
-            player.poster = MoveConnection(player.server, player.token)
-        return player.poster
-
 
 async def connect(clients: Clients, table: Table) -> None:
     """Each player asks its server for a one-time ticket and opens its game socket."""
@@ -316,7 +315,7 @@ async def _move(
     if clients.via == "socket":
         sent = await _send_on_socket(table, player, body, started)
     else:
-        sent = await _post(clients, table, player, body)
+        sent = await _post(table, player, body)
     if isinstance(sent, tuple):
         if tally is not None:
             tally.error(*sent)
@@ -338,15 +337,15 @@ async def _move(
     return True
 
 
-async def _post(clients: Clients, table: Table, player: Player, body: dict) -> int | tuple:
+async def _post(table: Table, player: Player, body: dict) -> int | tuple:
     """POST the move: the new head, or (error kind, sample)."""
     path = f"/api/tables/{table.game_id}/commands/"
     try:
         async with asyncio.timeout(MOVE_TIMEOUT):
-            status, content = await clients.poster(player).post(path, orjson.dumps(body))
+            status, content = await player.move_connection().post(path, orjson.dumps(body))
     except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:
         # TimeoutError is an OSError; ValueError: an answer that is not HTTP/1.1.
-        clients.poster(player).close()
+        player.move_connection().close()
         return ("http_" + type(exc).__name__, str(exc))
     if status not in (200, 201):
         return (str(status), content.decode(errors="replace"))

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from kingdom.bench.load import Clients, MoveConnection, Player, Table, _post
+from kingdom.bench.load import MoveConnection, Player, Table, _post
 
 
 class TinyServer:
@@ -142,11 +142,9 @@ def test_an_answer_that_is_not_http_is_a_counted_error_not_a_crash() -> None:
         async with server as url:
             player = Player(seat_name="Ada", token="k3y", server=url)
             table = Table(game_id="t", players=[player])
-            clients = Clients()
             try:
-                return await _post(clients, table, player, {"command": {"type": "pass"}})
+                return await _post(table, player, {"command": {"type": "pass"}})
             finally:
-                await clients.close()
                 player.poster.close()
 
     kind, _ = asyncio.run(run())
