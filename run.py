@@ -3,7 +3,7 @@
 
 python3 run.py serve   # http://127.0.0.1:8000 (SQLite, in-memory channels, in-process bots)
 python3 run.py test    # the whole test suite (PostgreSQL + Redis too when CI=true)
-python3 run.py lint    # ruff check + ruff format --check + lint-imports (CI runs it before the tests)
+python3 run.py lint    # ruff, lint-imports and mypy (CI runs it before the tests)
 """
 
 from __future__ import annotations
@@ -125,6 +125,8 @@ def lint() -> None:
     sh(PY, "-m", "ruff", "format", "--check", ".")
     # The import contracts in pyproject.toml ([tool.importlinter]): apps depend one way.
     sh(PY.parent / ("lint-imports.exe" if os.name == "nt" else "lint-imports"))
+    # The type checker, on the files pyproject.toml's [tool.mypy] names.
+    sh(PY, "-m", "mypy")
 
 
 def test() -> None:

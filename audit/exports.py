@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from audit.verification import EXPORT_FORMAT, Verdict, verify_document
-from games import signing, store
+from games import storage
 from games.models import Game, GameEvent, Snapshot
+from games.storage import signing
 
 FORMAT = EXPORT_FORMAT
 
@@ -30,7 +31,7 @@ def export_game(game: Game) -> dict[str, Any]:
         "seed_commitment": game.seed_commitment,
         "seed": game.revealed_seed,
         "outcome": game.outcome,
-        "events": [store.record_of(row) for row in rows.iterator()],
+        "events": [storage.record_of(row) for row in rows.iterator()],
         **signatures_of(game),
     }
 

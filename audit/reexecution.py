@@ -12,8 +12,8 @@ from typing import Any
 
 from games import clocks
 from games import table as tables
-from games.chain import canonical, seed_commitment
 from games.rules.base import Event, IllegalCommand, Ruleset
+from games.storage.chain import canonical, seed_commitment
 
 
 def _stored(event: Event) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from typing import Any
 
 from audit.exports import export_game
 from audit.verification import Verdict, verify_document
-from games import signing
 from games.models import Game, Snapshot
+from games.storage import signing
 from kingdom.ops import metrics
 
 

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from audit.reexecution import reexecute
-from games import signing
 from games import table as tables
-from games.chain import FIELDS, canonical, first_broken_link
 from games.rules import get_ruleset
 from games.rules.base import Event
+from games.storage import signing
+from games.storage.chain import FIELDS, canonical, first_broken_link
 
 EXPORT_FORMAT = "kingdom-game-export/2"
 # Every top-level field of an export; each is checked against the hash-chained events.

@@ -11,7 +11,7 @@ from django.utils.crypto import salted_hmac
 
 from bots.search.budget import thinking_budget
 from bots.strategies import get_strategy
-from games import services, store
+from games import services, storage
 from games import table as tables
 from games.errors import ServiceError
 from games.models import Game, Seat
@@ -44,7 +44,7 @@ def bot_seats_to_act(game: Game) -> list[tuple[int, str]]:
         if s.number is not None
     }
     rules = get_ruleset(game.ruleset)
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         return tables.bots_to_act(rules, table, levels, services.TAKEOVER_LEVEL)
 
 
@@ -67,7 +67,11 @@ def take_turn(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
     # The bot's own RNG: derived from the game's seq and seat, but never from the game's
     # secret seed (a bot must not be able to predict the deck).
     rng = seeded_rng(f"bot:{game_id}:{seat}", expected_seq)
-    with store.reading(game) as table, thinking_budget(seconds=game.think_seconds), bot_turn(level):
+    with (
+        storage.reading(game) as table,
+        thinking_budget(seconds=game.think_seconds),
+        bot_turn(level),
+    ):
         try:
             command = strategy(rules, table.rules, seat, rng)
         except SoftTimeLimitExceeded:

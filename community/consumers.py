@@ -8,11 +8,11 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
 from community import publish, selectors, services
-from games import publish as game_publish
+from games import publishing as game_publish
 from games import selectors as game_selectors
 from games.api.throttling import refuse_if_throttled
 from games.errors import ServiceError
-from games.socket_input import GuardedJsonConsumer
+from games.sockets.guard import GuardedJsonConsumer
 
 
 class ChatConsumer(GuardedJsonConsumer):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 
-from games.publish import send_to_group
+from games.publishing import send_to_group
 
 
 def chat_group(game_id: uuid.UUID | str) -> str:

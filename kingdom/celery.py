@@ -26,15 +26,12 @@ def _structured_logging(loglevel: Any = None, **_: Any) -> None:
 
 
 def _connect_ops_signals() -> None:
-    from games import publisher
     from kingdom.ops import logs, metrics
 
     # weak=False: the receivers are module functions, kept alive anyway; explicit.
     signals.before_task_publish.connect(logs.stamp_task_headers, weak=False)
     signals.task_prerun.connect(logs.bind_task_context, weak=False)
     signals.task_postrun.connect(logs.clear_task_context, weak=False)
-    # A bot's move reaches its table before the worker counts the task done.
-    signals.task_postrun.connect(publisher.flush_after_task, weak=False)
     signals.worker_init.connect(metrics.start_worker_metrics_server, weak=False)
     signals.worker_process_shutdown.connect(metrics.mark_child_dead, weak=False)
 

@@ -87,7 +87,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
-# Under ASGI the chain and the view run in one thread, entered once: kingdom/ops/threading.py.
 
 ROOT_URLCONF = "kingdom.urls"
 TEMPLATES = [
@@ -126,30 +125,29 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# ---- PostgreSQL connection pool (issue 14) ----
+# ---- PostgreSQL: the connection pool and prepared statements ----
 # One bounded pool per process (Django's pool, psycopg_pool): an ASGI server runs a thread
-# per request, and with persistent connections each thread kept its own (one process held
-# 44). Now a process holds at most DB_POOL_SIZE; the pool requires CONN_MAX_AGE=0 (a
-# "closed" connection goes back to the pool). Size it so that all processes fit in
-# PostgreSQL's max_connections (default 100, 3 reserved for superusers): web processes ×
-# DB_POOL_SIZE + Celery pool processes (one task, so one connection, each) + headroom,
-# e.g. 6 web × 8 + 16 worker processes = 64 (README, "Sizing PostgreSQL connections").
-# A request that waits DB_POOL_TIMEOUT seconds for a connection answers a JSON 503
-# "busy" with Retry-After (games/api/errors.py).
+# per request, and with persistent connections each thread would keep its own. A process
+# holds at most DB_POOL_SIZE; the pool requires CONN_MAX_AGE=0 (a "closed" connection
+# goes back to the pool). Size it so that all processes fit in PostgreSQL's
+# max_connections: web processes x DB_POOL_SIZE + Celery pool processes + headroom
+# (docs/operations.md). A request that waits DB_POOL_TIMEOUT seconds for a connection
+# answers a JSON 503 "busy" with Retry-After (games/api/errors.py).
 DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "8"))
 DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "5"))
-if DB_POOL_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 1,
-        "max_size": DB_POOL_SIZE,
-        "timeout": DB_POOL_TIMEOUT,
-    }
-# The hot paths' statements are prepared once per pooled connection, which spares
-# PostgreSQL planning them on every move (games/prepared.py). Off without the pool (each
-# request's connection would prepare them afresh) and for a proxy that resets sessions
-# between transactions (PgBouncer in transaction mode).
-DB_PREPARE_STATEMENTS = env_bool("DB_PREPARE_STATEMENTS", True) and DB_POOL_SIZE > 0
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    if DB_POOL_SIZE > 0:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        options["pool"] = {"min_size": 1, "max_size": DB_POOL_SIZE, "timeout": DB_POOL_TIMEOUT}
+    # psycopg's own prepared statements: with server-side binding psycopg prepares a
+    # statement a connection has run DB_PREPARE_THRESHOLD times, so PostgreSQL stops
+    # planning the write path's statements on every move. "off" for a proxy that resets
+    # sessions between transactions (PgBouncer in transaction mode).
+    prepare = os.environ.get("DB_PREPARE_THRESHOLD", "2")
+    if prepare.lower() != "off":
+        options["server_side_binding"] = True
+        options["prepare_threshold"] = int(prepare)
 
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
@@ -271,7 +269,7 @@ def env_rate(scope: str, default: str) -> str | None:
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "players.authentication.TokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

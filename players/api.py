@@ -112,7 +112,11 @@ class WsTicket(APIView):
         """A single-use ticket to open a WebSocket as yourself: connect within
         ``expires_in`` seconds to ``/ws/...?ticket=<ticket>``."""
         answer = {
-            "ticket": services.ws_ticket_issue(user=request.user),
+            "ticket": services.ws_ticket_issue(
+                user=request.user,
+                token_key=getattr(request.auth, "key", None),
+                session_key=None if request.auth is not None else request.session.session_key,
+            ),
             "expires_in": settings.WS_TICKET_SECONDS,
         }
         return Response(out.WsTicketSerializer(answer).data, status=201)

@@ -1,21 +1,23 @@
 """The players app's side of games: ratings recorded when a game finishes
 (games.signals.game_finished), the ratings games shows on its tables
-(games.selectors.ratings, set in players/apps.py), and a logout closing the sockets its
-session opened."""
+(games.selectors.ratings, set in players/apps.py), and the sockets (and unused socket
+tickets) of a session that logs out or an account that is deactivated, closed."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
+from django.db.models.signals import pre_save
 from django.dispatch import receiver
 
-from games import publish, signals
+from games import publishing, signals
 from games import table as tables
 from games.models import Game
-from players import services
+from players import services, tickets
 from players.models import Rating, RatingChange
 
 
@@ -30,8 +32,20 @@ def close_signed_out_sockets(*, request: Any, **_: Any) -> None:
     # Sent before the session is flushed: its key still names the sockets it opened.
     session_key = getattr(getattr(request, "session", None), "session_key", None)
     if session_key:
-        group = publish.session_group(session_key)
-        transaction.on_commit(lambda: publish.signed_out(group))
+        tickets.revoke_session_tickets(session_key)
+        group = publishing.session_group(session_key)
+        transaction.on_commit(lambda: publishing.signed_out(group))
+
+
+@receiver(pre_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="players.account_closed")
+def close_deactivated_accounts_sockets(*, instance: Any, **_: Any) -> None:
+    # An account deactivated (a ban, an admin's checkbox) keeps no socket open: its
+    # moves are refused by the write path, and after commit every socket it opened closes.
+    if instance.pk is None or instance.is_active:
+        return
+    if type(instance).objects.filter(pk=instance.pk, is_active=True).exists():
+        user_id = instance.pk
+        transaction.on_commit(lambda: publishing.account_closed(user_id))
 
 
 class SeatRatings:

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 
-from games import publish
+from games import publishing
 from games import table as tables
 from games.errors import Conflict
 from games.models import Game, Seat
@@ -49,13 +49,17 @@ def token_revoke(*, user: AbstractBaseUser) -> None:
     """Delete the account's API token: it stops working at once, for every client, and
     the sockets API clients opened with its tickets close."""
     Token.objects.filter(user=user).delete()
-    group = publish.api_group(user.pk)
-    transaction.on_commit(lambda: publish.signed_out(group))
+    group = publishing.api_group(user.pk)
+    transaction.on_commit(lambda: publishing.signed_out(group))
 
 
-def ws_ticket_issue(*, user: AbstractBaseUser) -> str:
-    """A single-use ticket to open a WebSocket as ``user`` (see ``players.tickets``)."""
-    return tickets.issue(user)
+def ws_ticket_issue(
+    *, user: AbstractBaseUser, token_key: str | None = None, session_key: str | None = None
+) -> str:
+    """A single-use ticket to open a WebSocket as ``user`` (see ``players.tickets``), good
+    only while what asked for it holds: the API token ``token_key`` or the browser
+    session ``session_key``."""
+    return tickets.issue(user, token_key=token_key, session_key=session_key)
 
 
 # ---- ratings ----------------------------------------------------------------------------

@@ -21,6 +21,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
+from rest_framework.authtoken.models import Token
+
+from games import publishing
 
 INVALID_TICKET = 4401
 
@@ -29,21 +32,56 @@ def _key(ticket: str) -> str:
     return "ws-ticket:" + hashlib.sha256(ticket.encode()).hexdigest()
 
 
-def issue(user: AbstractBaseUser) -> str:
+def issue(
+    user: AbstractBaseUser, *, token_key: str | None = None, session_key: str | None = None
+) -> str:
+    """A ticket for ``user``, minted by the API token ``token_key`` or by the browser
+    session ``session_key``; it is good only while that holds (``redeem``,
+    ``revoke_session_tickets``)."""
     ticket = secrets.token_urlsafe(32)
-    cache.set(_key(ticket), user.pk, timeout=settings.WS_TICKET_SECONDS)
+    minted_by = {
+        "user": user.pk,
+        "token": _digest(token_key),
+        "session_group": publishing.session_group(session_key) if session_key else None,
+    }
+    cache.set(_key(ticket), minted_by, timeout=settings.WS_TICKET_SECONDS)
+    if session_key:
+        index = _session_index(session_key)
+        cache.set(index, [*cache.get(index, []), _key(ticket)], settings.WS_TICKET_SECONDS)
     return ticket
 
 
-def redeem(ticket: str) -> AbstractBaseUser | None:
-    """The ticket's user, once: of two sockets racing with one ticket, only the one
-    whose delete removed the key gets the user. None for an unknown, used or expired
-    ticket, or an account banned since."""
+def revoke_session_tickets(session_key: str) -> None:
+    """The session ended (a logout): the tickets it minted and nobody used yet die too."""
+    index = _session_index(session_key)
+    cache.delete_many([*cache.get(index, []), index])
+
+
+def _session_index(session_key: str) -> str:
+    return "ws-tickets-of:" + hashlib.sha256(session_key.encode()).hexdigest()
+
+
+def _digest(credential: str | None) -> str | None:
+    return None if credential is None else hashlib.sha256(credential.encode()).hexdigest()
+
+
+def redeem(ticket: str) -> tuple[AbstractBaseUser, str | None] | None:
+    """The ticket's user and the sign-in group of the session that minted it (None: an
+    API token did), once: of two sockets racing with one ticket, only the one whose
+    delete removed the key gets the user. None for an unknown, used or expired ticket,
+    an account deactivated since, or a token revoked since the ticket was minted."""
     key = _key(ticket)
-    user_id = cache.get(key)
-    if user_id is None or not cache.delete(key):
+    minted_by = cache.get(key)
+    if not isinstance(minted_by, dict) or not cache.delete(key):
         return None
-    return get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    user = get_user_model().objects.filter(pk=minted_by["user"], is_active=True).first()
+    if user is None:
+        return None
+    if minted_by["token"] is not None:
+        keys = Token.objects.filter(user=user).values_list("key", flat=True)
+        if minted_by["token"] not in {_digest(k) for k in keys}:
+            return None
+    return user, minted_by["session_group"]
 
 
 def _ticket_in(scope: dict[str, Any]) -> str | None:
@@ -67,10 +105,12 @@ class TicketAuthMiddleware:
         ticket = _ticket_in(scope) if scope["type"] == "websocket" else None
         if ticket is None:
             return await self.browser(scope, receive, send)
-        user = await database_sync_to_async(redeem)(ticket)
-        if user is None:
+        redeemed = await database_sync_to_async(redeem)(ticket)
+        if redeemed is None:
             return await _refuse(receive, send)
-        return await self.ticketed({**scope, "user": user, "ticketed": True}, receive, send)
+        user, session_group = redeemed
+        ticketed = {**scope, "user": user, "ticketed": True, "session_group": session_group}
+        return await self.ticketed(ticketed, receive, send)
 
 
 async def _refuse(receive: Any, send: Any) -> None:

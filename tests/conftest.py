@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.store import state_cache
+from games.storage import state_cache
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres", "postgresql"))
 HAS_REDIS = bool(os.environ.get("REDIS_URL"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -96,30 +97,57 @@ def server_error_page(request: HttpRequest) -> HttpResponse:
     return defaults.server_error(request)
 
 
-def _first_message(detail: Any) -> str:
+def first_message(detail: Any) -> str:
     if isinstance(detail, dict):
         field, value = next(iter(detail.items()))
-        return f"{field}: {_first_message(value)}"
+        return f"{field}: {first_message(value)}"
     if isinstance(detail, list) and detail:
-        return _first_message(detail[0])
+        return first_message(detail[0])
     return str(detail)
 
 
-def json_error_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+@dataclass(frozen=True)
+class Refusal:
+    """What a refused request is answered: its status and JSON body (a socket sends the
+    status in the body too) and, for a limit or a busy server, when to try again."""
+
+    status: int
+    body: dict[str, Any]
+    retry_after: int | None = None
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {} if self.retry_after is None else {"Retry-After": str(self.retry_after)}
+
+
+def refusal(exc: BaseException) -> Refusal | None:
+    """The answer to a service's refusal (``ServiceError``), invalid fields (a 400
+    ``invalid``) or a busy database pool (a 503); None for anything else. The REST API's
+    exception handler and the socket's commands answer through here."""
     if isinstance(exc, ServiceError):
-        return Response(clip(exc.as_json()), status=exc.status)
+        body = clip(exc.as_json())
+        return Refusal(exc.status, body, body.get("retry_after"))
+    if isinstance(exc, exceptions.ValidationError):
+        detail = exc.detail
+        body = {"code": "invalid", "message": first_message(detail), "fields": detail}
+        return Refusal(400, clip(body))
+    if pool_exhausted(exc):
+        return Refusal(503, dict(BUSY), BUSY_RETRY_AFTER)
+    return None
+
+
+def json_error_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    refused = refusal(exc)
+    if refused is not None:
+        return Response(refused.body, status=refused.status, headers=refused.headers)
     if isinstance(exc, Http404):
         return Response({"code": "not_found", "message": "Not found."}, status=404)
-    if pool_exhausted(exc):
-        return Response(BUSY, status=503, headers={"Retry-After": str(BUSY_RETRY_AFTER)})
     response = exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, exceptions.ValidationError):
-        body = {"code": "invalid", "message": _first_message(exc.detail), "fields": exc.detail}
-    elif isinstance(exc, exceptions.APIException):
+    if isinstance(exc, exceptions.APIException):
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
-        body = {"code": code, "message": _first_message(exc.detail)}
+        body = {"code": code, "message": first_message(exc.detail)}
     else:
         body = {"code": "error", "message": str(exc)}
     if response.status_code == status.HTTP_401_UNAUTHORIZED:

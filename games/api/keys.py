@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import signing
+from games.storage import signing
 
 PUBLISHED_KEY = {
     "key_id": serializers.CharField(help_text="SHA-256 of the raw public key, 32 hex"),

@@ -1,31 +1,67 @@
-"""A move's answer over HTTP: what ``POST /api/tables/<id>/commands/`` returns, shared by
-the DRF view (games/api/views.py ``TableCommands``) and the ASGI route API clients' moves
-take (games/api/command_route.py), so the two cannot answer differently."""
+"""The one way in for a move, from ``POST /api/tables/<id>/commands/`` and from a frame
+on the game's socket alike: the body rules, the rate limit, who may act (an active
+account in a seat, decided under the game's lock by the write path), the write, and the
+mapping of a refusal to an answer (``refused``). The REST view (games/api/views.py ``TableCommands``)
+and the socket (games/sockets/consumers.py) only carry what comes back.
+"""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from games import pushed_news, selectors, services
+from games import selectors, services
+from games.api.errors import SERVER_ERROR, Refusal, refusal
+from games.api.serializers import CommandSerializer
+from games.api.throttling import refuse_if_throttled
+from games.errors import Forbidden
+from games.services import Submitted
+
+log = logging.getLogger(__name__)
+THROTTLE_SCOPE = "commands"  # players/throttles.py
 
 
-def submit(game_id: Any, user: Any, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """Run a validated command body (``serializers.valid_command``) through the write
-    path; the status (201, or 200 for a retry of a recorded ``command_id``) and the body.
-    Raises ``ServiceError`` as ``services.game_submit`` does."""
-    result = services.game_submit(
+def move(game_id: Any, user: Any, data: Any) -> Submitted:
+    """Run one move (``data``: ``{"command", "command_id"?, "expected_seq"?}``) for
+    ``user`` through the write path. Raises what ``refusal`` maps to an answer."""
+    if user is None or not user.is_authenticated:
+        raise Forbidden("not_authenticated", "Log in (or open the socket with a ticket) to play.")
+    serializer = CommandSerializer(data=data)
+    serializer.is_valid(raise_exception=True)
+    body = serializer.validated_data
+    refuse_if_throttled(THROTTLE_SCOPE, user)
+    return services.game_submit(
         game_id=game_id,
         user=user,
         command=body["command"],
         command_id=body.get("command_id"),
         expected_seq=body.get("expected_seq"),
     )
-    # Answered from the row and seats the write locked: no second read of the game.
-    game, seats = result.game, result.seats
-    seat = selectors.viewer_seat_among(seats, user)
-    events = pushed_news.events_for(result.pushed, seat)  # what the socket gets
-    if events is None:
-        names = selectors.seat_names(game, seats)
+
+
+def answer(result: Submitted, user: Any) -> tuple[int, dict[str, Any]]:
+    """A recorded move's answer: 201 (200 for a retry of a recorded ``command_id``) and
+    the new head with the events as the mover's seat sees them."""
+    seat = selectors.viewer_seat_among(result.seats or [], user)
+    update = None
+    if result.news is not None and not result.replayed:
+        update = result.news["updates"].get("-" if seat is None else str(seat))
+    if update is not None:
+        events = update["events"]  # as the write computed them for this seat's sockets
+    else:
+        game = result.game
+        assert game is not None, "a move's write locked its game"
+        names = selectors.seat_names(game, result.seats)
         events = selectors.redacted_events(game, result.events, seat, names)
-    answer = {"head_seq": result.head_seq, "replayed": result.replayed, "events": events}
-    return (200 if result.replayed else 201), answer
+    body = {"head_seq": result.head_seq, "replayed": result.replayed, "events": events}
+    return (200 if result.replayed else 201), body
+
+
+def refused(exc: Exception) -> Refusal:
+    """The answer to a move that raised ``exc``: the API's mapping (games/api/errors.py
+    ``refusal``), or a logged 500."""
+    found = refusal(exc)
+    if found is None:
+        log.error("a move failed", exc_info=exc)
+        return Refusal(500, dict(SERVER_ERROR))
+    return found

@@ -44,7 +44,7 @@ DROP FUNCTION IF EXISTS games_append_only();
 
 
 def sign_stored_snapshots(apps, schema_editor):
-    from games.signing import sign_checkpoint
+    from games.storage.signing import sign_checkpoint
 
     Snapshot = apps.get_model("games", "Snapshot")
     GameEvent = apps.get_model("games", "GameEvent")

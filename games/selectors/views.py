@@ -9,13 +9,13 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import store
+from games import storage
 from games import table as tables
-from games.chain import first_broken_link
 from games.errors import NotFound
 from games.models import Game, GameEvent, Seat
 from games.rules import get_ruleset
 from games.selectors.events import reveals_all
+from games.storage.chain import first_broken_link
 
 
 def get_game(game_id: uuid.UUID | str) -> Game:
@@ -68,7 +68,7 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """The state as ``seat`` sees it at the head, with the seq it belongs to."""
     if game.head_seq == 0:
         return {"seq": 0, "state": None}
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         return {"seq": game.head_seq, "state": view_of(game, table, seat)}
 
 
@@ -81,14 +81,14 @@ def view_at(game: Game, seat: int | None, seq: int) -> dict[str, Any]:
     """The state as ``seat`` saw it just after event ``seq`` (replays; a full fold)."""
     rules = get_ruleset(game.ruleset)
     seq = max(1, min(seq, game.head_seq))
-    table = store.replay(game, upto=seq)
+    table = storage.replay(game, upto=seq)
     return {"seq": seq, "state": tables.view(rules, table, seat, reveal=reveals_all(game))}
 
 
 def legal_commands(game: Game, seat: int | None) -> list[dict[str, Any]]:
     if seat is None or game.status != Game.Status.ACTIVE:
         return []
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         return legal_in(game, table, seat)
 
 
@@ -105,7 +105,7 @@ def legal_in(game: Game, table: tables.TableState, seat: int | None) -> list[dic
 
 def audit_summary(game: Game) -> dict[str, Any]:
     rows = list(GameEvent.objects.filter(game=game).order_by("seq"))
-    broken = first_broken_link([store.record_of(r) for r in rows])
+    broken = first_broken_link([storage.record_of(r) for r in rows])
     return {
         "id": str(game.id),
         "status": game.status,

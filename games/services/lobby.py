@@ -10,9 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import clocks, store
+from games import clocks, storage
 from games import table as tables
-from games.chain import seed_commitment
 from games.errors import Conflict, Forbidden, NotFound, ServiceError, from_illegal
 from games.models import Game, Seat
 from games.rules import get_ruleset
@@ -26,6 +25,7 @@ from games.services.writing import (
     locked,
     ruleset_named,
 )
+from games.storage.chain import seed_commitment
 
 
 def _require_open(game: Game) -> None:
@@ -188,10 +188,10 @@ def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
     game.started_at = now
     game.seats_wanted = len(seats)
     game.save(update_fields=["status", "started_at", "seats_wanted"])
-    store.append(
+    storage.append(
         game,
         events,
-        actor=store.Actor("system"),
+        actor=storage.Actor("system"),
         command=command,
         command_id=uuid.uuid4(),
         table_after=table,

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import publish, selectors, signals, store
+from games import publishing, selectors, signals, storage
 from games import table as tables
 from games.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.models import Game, Seat
@@ -62,8 +62,8 @@ def _announce(
     )
 
 
-def _staff(moderator: AbstractBaseUser) -> store.Actor:
-    return store.Actor(f"staff:{moderator.get_username()}")
+def _staff(moderator: AbstractBaseUser) -> storage.Actor:
+    return storage.Actor(f"staff:{moderator.get_username()}")
 
 
 @transaction.atomic
@@ -96,7 +96,7 @@ def streams_close(*, game_id: uuid.UUID | str, moderator: AbstractBaseUser, reas
     game = selectors.get_game(game_id)
     _announce(moderator, signals.DISCONNECT, reason, game)
     # Only once the record is stored: a refused or failed call closes nothing.
-    transaction.on_commit(lambda: publish.streams_closed(game.id))
+    transaction.on_commit(lambda: publishing.streams_closed(game.id))
 
 
 def host_action_record(*, game: Game, moderator: AbstractBaseUser, what: str) -> None:

@@ -8,17 +8,15 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
-from games import round_trips, store
+from games import storage
 from games import table as tables
 from games.errors import Conflict, ServiceError, from_illegal
 from games.models import Game, GameEvent, Seat
 from games.rules import get_ruleset
 from games.rules.base import IllegalCommand
 from games.rules.shapes import validate_command
-from games.services.locking import LockedGame, lock_for_command
-from games.services.own_heads import OwnHead, own_heads
 from games.services.writing import (
     Submitted,
     decide_and_append,
@@ -28,6 +26,7 @@ from games.services.writing import (
     require_active,
     seat_of,
 )
+from games.storage.locking import lock_for_command
 from kingdom.ops import metrics
 
 log = logging.getLogger(__name__)
@@ -48,33 +47,15 @@ def game_submit(
     A move that arrives after its player's clock ran out is refused (``out_of_time``)
     and the timeout is recorded at once rather than at the next sweep.
     """
-    arguments = {
-        "command": command,
-        "user": user,
-        "bot_seat": bot_seat,
-        "command_id": command_id,
-        "expected_seq": expected_seq,
-    }
-    own = own_heads.take(game_id, expected_seq)
-    if own is not None:
-        # After this process's own write: the append alone (games/services/own_heads.py).
-        # Whatever fails here is answered by the locked way below.
-        try:
-            with round_trips.fused_transaction():
-                return _submit(game_id=own.game.pk, at_lock=own_locked(own), **arguments)
-        except IntegrityError:  # another process appended first, or a recorded command_id
-            own_heads.contended(own.game.pk)
-        except ServiceError:
-            pass
-        except Exception:  # answered below all the same; logged, as it should not happen
-            log.warning(
-                "game %s: a command after the process's own write failed", game_id, exc_info=True
-            )
     try:
-        # The write path's transaction: the lock, the decision and the append, with
-        # BEGIN and COMMIT riding on the locking read and the append (games/round_trips.py).
-        with round_trips.fused_transaction():
-            return _submit(game_id=game_id, **arguments)
+        return _submit(
+            game_id=game_id,
+            command=command,
+            user=user,
+            bot_seat=bot_seat,
+            command_id=command_id,
+            expected_seq=expected_seq,
+        )
     except ServiceError as exc:
         if exc.code == "out_of_time":
             from games.services.timing import game_timeouts
@@ -83,6 +64,7 @@ def game_submit(
         raise
 
 
+@transaction.atomic
 def _submit(
     *,
     game_id: uuid.UUID,
@@ -91,13 +73,8 @@ def _submit(
     bot_seat: int | None,
     command_id: uuid.UUID | None,
     expected_seq: int | None,
-    at_lock: LockedGame | None = None,
 ) -> Submitted:
-    # One round trip: the row lock, the seats, the head's hash, (for a command_id the
-    # client sent) whether it was recorded, a fresh id cannot have been, and the events
-    # another process wrote since the state this one holds.
-    if at_lock is None:
-        at_lock = lock_for_command(game_id, command_id, store.state_cache.held_seq(game_id))
+    at_lock = lock_for_command(game_id, command_id)
     game, seats = at_lock.game, at_lock.seats
     if at_lock.recorded_seq is not None:
         recorded = GameEvent.objects.get(game=game, seq=at_lock.recorded_seq)
@@ -119,40 +96,16 @@ def _submit(
     if isinstance(kind, str) and kind in tables.SERVICE_COMMANDS:
         raise ServiceError("service_command", "Resign, skip and expel have their own endpoints.")
     if bot_seat is not None:
-        actor, seat = store.Actor(f"bot:{bot_seat}", bot_seat), bot_seat
+        actor, seat = storage.Actor(f"bot:{bot_seat}", bot_seat), bot_seat
     else:
         number = playing_seat(game, user, seats).number
-        actor, seat = store.Actor(f"seat:{number}", number), number
+        actor, seat = storage.Actor(f"seat:{number}", number), number
     try:
         # Only the shape the ruleset declares goes on: the log keeps the validated command.
         command = validate_command(get_ruleset(game.ruleset).command_shapes, command)
     except IllegalCommand as exc:
         raise from_illegal(exc) from exc
-    return decide_and_append(
-        game,
-        actor,
-        seat,
-        command,
-        command_id,
-        seats=seats,
-        head_hash=at_lock.head_hash,
-        caught_up=at_lock.caught_up,
-        active_players=at_lock.active_players,
-    )
-
-
-def own_locked(own: OwnHead) -> LockedGame:
-    """What the locking read would give at a head this process wrote or heard: no
-    command_id recorded (a recorded one fails the append, and the locked way replays
-    it), and the events another process wrote after the state this one holds."""
-    return LockedGame(
-        own.game,
-        own.seats,
-        own.head_hash,
-        recorded_seq=None,
-        caught_up=own.caught_up,
-        active_players=own.active_players,
-    )
+    return decide_and_append(game, actor, seat, command, command_id, seats=seats)
 
 
 def _actor_label(
@@ -171,7 +124,7 @@ def game_resign(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Submitted:
     game = locked(game_id)
     require_active(game)
     number = playing_seat(game, user).number
-    actor = store.Actor(f"seat:{number}", number)
+    actor = storage.Actor(f"seat:{number}", number)
     return decide_and_append(game, actor, number, {"type": tables.RESIGN}, uuid.uuid4())
 
 
@@ -192,5 +145,5 @@ def _after_timeout(game_id: uuid.UUID, user: AbstractBaseUser, command: dict) ->
     game = locked(game_id)
     require_active(game)
     number = playing_seat(game, user).number
-    actor = store.Actor(f"seat:{number}", number)
+    actor = storage.Actor(f"seat:{number}", number)
     return decide_and_append(game, actor, number, command, uuid.uuid4())

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
-from games import clocks, store
+from games import clocks, storage
 from games import table as tables
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
@@ -73,7 +73,7 @@ def game_absences(*, game_id: uuid.UUID, now: datetime | None = None) -> list[Ga
     rules = get_ruleset(game.ruleset)
     seats = [s for s in game.seats.all() if s.number is not None]
     people = {s.number for s in seats if not s.bot_level}
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         if table.clock is not None:
             return []
         gone = sorted(
@@ -83,7 +83,7 @@ def game_absences(*, game_id: uuid.UUID, now: datetime | None = None) -> list[Ga
             - set(table.departures)
         )
     rows: list[GameEvent] = []
-    system = store.Actor("system")
+    system = storage.Actor("system")
     for seat in gone:
         command = {"type": tables.ABSENT, "seat": seat}
         rows.extend(decide_and_append(game, system, None, command, uuid.uuid4(), now=now).events)
@@ -116,14 +116,14 @@ def game_timeouts(*, game_id: uuid.UUID, now: datetime | None = None) -> list[Ga
         return []
     now = now or timezone.now()
     now_ms = clocks.ms_of(now)
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         clock = table.clock
         expired = [] if clock is None else [s for s in clock.running if clock.expired(s, now_ms)]
     rows: list[GameEvent] = []
     for seat in sorted(expired):
         command = {"type": tables.TIMEOUT, "seat": seat}
         result = decide_and_append(
-            game, store.Actor("system"), None, command, uuid.uuid4(), now=now
+            game, storage.Actor("system"), None, command, uuid.uuid4(), now=now
         )
         rows.extend(result.events)
         if game.status != Game.Status.ACTIVE:
@@ -143,7 +143,7 @@ def _bot_opponents_act(game: Game, just_expired: set[int], now: datetime) -> lis
     rules = get_ruleset(game.ruleset)
     seats = [s for s in game.seats.all() if s.number is not None]
     people = {s.number for s in seats if not s.bot_level}
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         clock = table.clock
         if clock is None:
             return []
@@ -166,7 +166,7 @@ def _bot_opponents_act(game: Game, just_expired: set[int], now: datetime) -> lis
         expel = skipped + 1 >= settings.BOT_EXPEL_AFTER_TIMEOUTS
         command = {"type": tables.EXPEL if expel else tables.SKIP, "seat": seat}
         result = decide_and_append(
-            game, store.Actor("system"), None, command, uuid.uuid4(), now=now
+            game, storage.Actor("system"), None, command, uuid.uuid4(), now=now
         )
         rows.extend(result.events)
         if game.status != Game.Status.ACTIVE:

@@ -13,13 +13,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import clocks, publish, pushed_news, signals, store
+from games import clocks, publishing, signals, storage
 from games import table as tables
-from games.errors import Conflict, NotFound, ServiceError, from_illegal
+from games.errors import Conflict, Forbidden, ServiceError, from_illegal
 from games.models import Game, GameEvent, Seat
+from games.publishing import news as audience_news
 from games.rules import all_rulesets, get_ruleset
 from games.rules.base import IllegalCommand, Ruleset
-from games.services.own_heads import head_written, own_heads
+from games.storage.locking import lock_game
 
 log = logging.getLogger(__name__)
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -45,8 +46,9 @@ class Submitted:
     # the API answers from these rather than reading the game again.
     game: Game | None = None
     seats: list[Seat] | None = None
-    # What the write published with its head (games/pushed_news.py), if anything.
-    pushed: dict[str, Any] | None = None
+    # Each audience's update that the write published with its head
+    # (games/publishing/news.py), if anything.
+    news: dict[str, Any] | None = None
 
 
 def ruleset_named(key: str) -> Ruleset:
@@ -56,10 +58,7 @@ def ruleset_named(key: str) -> Ruleset:
 
 
 def locked(game_id: uuid.UUID | str) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError) as exc:
-        raise NotFound("not_found", "No such table.") from exc
+    return lock_game(game_id)
 
 
 def after_commit(
@@ -68,20 +67,18 @@ def after_commit(
     lobby: bool = False,
     bots: bool = False,
     bot_turns: list[tuple[int, str]] | None = None,
-    pushed: dict[str, Any] | None = None,
-    written: dict[str, Any] | None = None,
+    news: dict[str, Any] | None = None,
 ) -> None:
-    """Publish the new head after commit (with ``pushed``: each seated player's update,
-    games/pushed_news.py); ``bots``: have the bot turns found and scheduled then
+    """Publish the new head after commit (with ``news``: each audience's update,
+    games/publishing/news.py); ``bots``: have the bot turns found and scheduled then
     (queries); ``bot_turns``: have these (seat, level), found under the lock, scheduled
-    (both through ``signals.bot_turns_due``, which the bots app serves); ``written``:
-    what other processes need to build on the head (games/services/own_heads.py)."""
+    (both through ``signals.bot_turns_due``, which the bots app serves)."""
     game_id, head = game.id, game.head_seq
 
     def notify() -> None:
-        steps = [lambda: publish.game_advanced(game_id, head, pushed, written)]
+        steps = [lambda: publishing.game_advanced(game_id, head, news)]
         if lobby:
-            steps.append(lambda: publish.lobby_changed(game_id))
+            steps.append(lambda: publishing.lobby_changed(game_id))
         if bots:
             steps.append(lambda: _bot_turns_due(game, head, None))
         if bot_turns:
@@ -127,18 +124,21 @@ def seat_of(
         return None
     if seats is not None:
         return next((s for s in seats if s.user_id == user.pk), None)
-    return game.seats.filter(user=user).first()
+    return game.seats.filter(user=user).select_related("user").first()
 
 
 def playing_seat(
     game: Game, user: AbstractBaseUser | None, seats: list[Seat] | None = None
 ) -> Seat:
-    """The user's own seat, still played by them (not left, not taken over)."""
-    from games.errors import Forbidden
-
+    """The user's own seat, still played by them (not left, not taken over), whose account
+    is active as the database has it now (the seats are read under the game's lock: an
+    account deactivated after the request authenticated, or after its socket opened, is
+    refused here)."""
     seat = seat_of(game, user, seats)
     if seat is None or seat.number is None:
         raise Forbidden("not_seated", "You have no seat at this table.")
+    if not seat.user.is_active:
+        raise Forbidden("account_inactive", "This account is deactivated.")
     if seat.resigned:
         raise Forbidden("resigned", "You resigned from this game.")
     if seat.departed:
@@ -148,27 +148,24 @@ def playing_seat(
 
 def decide_and_append(
     game: Game,
-    actor: store.Actor,
+    actor: storage.Actor,
     seat: int | None,
     command: dict[str, Any],
     command_id: uuid.UUID,
     *,
     now: datetime | None = None,
     seats: list[Seat] | None = None,
-    head_hash: str | None = None,
-    caught_up: store.CaughtUp | None = None,
-    active_players: str | None = None,
 ) -> Submitted:
     """Decide ``command`` at the head and append its events. The caller holds the lock.
 
-    ``seats``, ``head_hash`` and ``caught_up`` are what ``lock_for_command`` read with
-    the lock (read here when not given). The game's row changes in one UPDATE (head, and
-    the clock deadline or the result only when they change); bot turns are scheduled only
-    for bot seats to act, found from the state and the seats, with no query after the
-    commit.
+    ``seats`` are what ``lock_for_command`` read with the lock (read here when not
+    given). The game's row changes in one UPDATE (head, and the clock deadline or the
+    result only when they change); bot turns are scheduled only for bot seats to act,
+    found from the state and the seats. After commit the state goes back to the cache at
+    the new head and each audience's update is published.
     """
     rules = get_ruleset(game.ruleset)
-    table = store.load_table(game, caught_up)
+    table = storage.load_table(game)
     now = now or timezone.now()
     try:
         events = tables.command_events(
@@ -183,11 +180,11 @@ def decide_and_append(
         )
     except IllegalCommand as exc:
         # decide raised, so the state is untouched: keep it cached for the next command.
-        store.state_cache.put(game.id, game.head_seq, table)
+        storage.state_cache.put(game.id, game.head_seq, table)
         raise from_illegal(exc) from exc
     changes = _row_changes(game, table, now)
     try:
-        rows = store.append(
+        rows = storage.append(
             game,
             events,
             actor=actor,
@@ -195,28 +192,24 @@ def decide_and_append(
             command_id=command_id,
             table_after=table,
             now=now,
-            prev_hash=head_hash,
             row_changes=changes,
-            active_players=active_players,
         )
     except IntegrityError as exc:  # a racing duplicate command_id on SQLite
         raise Conflict("duplicate_command", "This command was already recorded.") from exc
     if seats is None:
         seats = list(game.seats.select_related("user"))
-    seats_changed = record_departures(game, events, seats)
+    record_departures(game, events, seats)
     if game.status == Game.Status.FINISHED:
         # Inside the transaction: the ratings are recorded with the finishing event.
         signals.game_finished.send(sender=Game, game=game, table=table)
     levels = {s.number: s.bot_level for s in seats if s.bot_level and s.number is not None}
     bot_turns = tables.bots_to_act(rules, table, levels, TAKEOVER_LEVEL)
     # Before the state goes to the cache at commit (where another writer may take it).
-    pushed = pushed_news.for_head(game, seats, rows, table) if rows else None
-    if rows:
-        head_hash = rows[-1].hash
-        transaction.on_commit(lambda: own_heads.remember(game, seats, head_hash))
-    written = head_written(game, rows, seats_changed)
-    after_commit(game, lobby=table.over, bot_turns=bot_turns, pushed=pushed, written=written)
-    return Submitted(events=rows, head_seq=game.head_seq, game=game, seats=seats, pushed=pushed)
+    news = audience_news.for_head(game, seats, rows, table) if rows else None
+    head = game.head_seq
+    transaction.on_commit(lambda: storage.state_cache.put(game.id, head, table))
+    after_commit(game, lobby=table.over, bot_turns=bot_turns, news=news)
+    return Submitted(events=rows, head_seq=head, game=game, seats=seats, news=news)
 
 
 def _row_changes(game: Game, table: tables.TableState, now: datetime) -> dict[str, Any]:

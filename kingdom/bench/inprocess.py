@@ -26,7 +26,7 @@ from django.test.utils import override_settings
 from tqdm import tqdm
 
 from bots.strategies import get_strategy, random_legal
-from games import services, store
+from games import services, storage
 from games import table as tables
 from games.models import Game
 from games.rules import get_ruleset
@@ -130,11 +130,11 @@ class InProcessBench:
             game = Game.objects.get(pk=game.id)
             if game.status != Game.Status.ACTIVE or len(timed) == max_commands:
                 return timed
-            with store.reading(game) as table:
+            with storage.reading(game) as table:
                 seat = min(tables.to_act(rules, table))
                 command = strategy(rules, table.rules, seat, rng)
             if cold_cache:
-                store.state_cache.clear()
+                storage.state_cache.clear()
             started, cpu_started = time.perf_counter(), time.process_time()
             services.game_submit(
                 game_id=game.id,

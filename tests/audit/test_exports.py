@@ -23,9 +23,9 @@ from django.test import override_settings
 
 from audit.exports import export_game, verify_export
 from audit.verification import EXPORT_FIELDS, RECORD_FIELDS
-from games.chain import GENESIS, record_hash
 from games.models import Game
-from games.store import state_cache
+from games.storage import state_cache
+from games.storage.chain import GENESIS, record_hash
 from tests.audit.helpers import played_out_game, problems
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from django.db import connections
 from audit.exports import export_game, verify_export
 from audit.stored import audit_game
 from bots import tasks
-from games import clocks, selectors, services, store
+from games import clocks, selectors, services, storage
 from games.errors import ServiceError
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
@@ -103,7 +103,7 @@ def test_kingdom_cards_runs_only_the_clock_of_the_seat_the_game_waits_for(player
     """Bystanders may change their kingdoms meanwhile (they are in to_act) but the game
     does not wait for them, so their clocks stay stopped."""
     game = humans_game(players, ruleset="kingdom-cards", time_control=BLITZ)
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         awaited = get_ruleset("kingdom-cards").awaited(table.rules)
     assert len(awaited) == 1 and len(to_act(game)) > 1
     assert set(clock_view(game)["running"]) == {str(s) for s in awaited}
@@ -330,7 +330,7 @@ def test_a_timed_game_with_timeouts_skips_and_expulsion_reexecutes(players, cloc
 def test_a_timeout_recorded_before_the_clock_ran_out_fails_reexecution(players, clock):
     """Rewrite the export with an early timeout and a recomputed hash chain: the chain is
     intact, but re-running the timeout at its recorded time refuses it."""
-    from games.chain import GENESIS, record_hash
+    from games.storage.chain import GENESIS, record_hash
 
     game = humans_game(players[:2], time_control=BLITZ)
     late = seat_to_act(game)

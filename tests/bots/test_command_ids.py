@@ -9,7 +9,7 @@ import pytest
 from django.db import transaction
 
 from bots import turns
-from games import selectors, services, store
+from games import selectors, services, storage
 from games.models import Game, GameEvent
 from tests.games.helpers import game_with_bots, humans_game, to_act
 
@@ -33,7 +33,7 @@ def dry_run(game: Game, user, command: dict) -> tuple[int, set[int]]:
             raise _Undo
     except _Undo:
         pass
-    store.state_cache.clear()
+    storage.state_cache.clear()
     game.refresh_from_db()
     return head, seats
 

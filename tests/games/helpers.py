@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from games import services
-from games.chain import seed_commitment
 from games.models import Game, GameEvent
+from games.storage.chain import seed_commitment
 
 # Event types after which a ruleset deals its secrets afresh: each Kingdoms epoch
 # reshuffles every tile and deals new starting tiles, so a tile face up in epoch 1 may be
@@ -70,12 +70,12 @@ def humans_game(users, ruleset: str = "kingdoms", time_control: dict | None = No
 
 
 def to_act(game: Game) -> set[int]:
-    from games import store
+    from games import storage
     from games import table as tables
     from games.rules import get_ruleset
 
     game.refresh_from_db()
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         return tables.to_act(get_ruleset(game.ruleset), table)
 
 

@@ -6,7 +6,7 @@ import base64
 
 import pytest
 
-from games import signing
+from games.storage import signing
 from tests.conftest import TEST_SIGNING_KEY
 
 pytestmark = pytest.mark.django_db

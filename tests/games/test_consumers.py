@@ -12,7 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from games import selectors, services
 from games.models import GameEvent
-from games.routing import websocket_urlpatterns
+from games.sockets.routing import websocket_urlpatterns
 from tests.games.helpers import (
     game_with_bots,
     humans_game,

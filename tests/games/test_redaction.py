@@ -20,7 +20,7 @@ from games import selectors, services
 from games import table as tables
 from games.models import Game, GameEvent
 from games.rules import all_rulesets, get_ruleset
-from games.store import to_event
+from games.storage import to_event
 from tests.games.helpers import (
     game_with_bots,
     pin_seed,

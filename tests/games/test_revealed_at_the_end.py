@@ -12,7 +12,7 @@ from games import services
 from games import table as tables
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
-from games.store import replay
+from games.storage import replay
 from tests.games.helpers import game_with_bots, make_moderator, pin_seed
 
 pytestmark = pytest.mark.django_db(transaction=True)

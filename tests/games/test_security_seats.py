@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from games import selectors, services
 from games.models import Game, GameEvent
-from games.routing import websocket_urlpatterns
+from games.sockets.routing import websocket_urlpatterns
 from tests.games.helpers import humans_game, make_moderator, play_out, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,7 +12,7 @@ from games import services
 from games.errors import ServiceError
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
-from games.store import replay
+from games.storage import replay
 from tests.conftest import needs_postgres
 from tests.games.helpers import game_with_bots, make_moderator, pin_seed, to_act
 

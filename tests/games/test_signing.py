@@ -18,9 +18,10 @@ from django.core.management.base import CommandError
 
 from audit.exports import export_game, verify_export
 from audit.stored import audit_game
-from games import selectors, services, signing
-from games.chain import GENESIS, record_hash
+from games import selectors, services
 from games.models import Game, GameEvent, Snapshot
+from games.storage import signing
+from games.storage.chain import GENESIS, record_hash
 from tests.conftest import TEST_SIGNING_KEY
 from tests.games.helpers import humans_game, to_act
 from tests.games.tampering import triggers_disabled

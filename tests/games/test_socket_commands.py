@@ -1,4 +1,4 @@
-"""games/socket_commands.py: a move over the game socket takes the REST write path, with
+"""A move over the game socket takes the one way in for a move (games/api/moves.py), with
 its answers: accepted (in the frame of its events), stale_seq, a replayed command_id, the
 body rules, the rate limit, and nothing recorded for a refusal."""
 
@@ -253,12 +253,12 @@ def test_socket_moves_count_against_the_commands_rate_limit(make_user, settings)
 def test_a_failure_in_the_write_path_answers_a_json_500_and_the_socket_stays(
     make_user, monkeypatch, caplog
 ):
-    from games import socket_commands
+    from games.api import moves
 
     def broken(**_):
         raise RuntimeError("the disk is on fire")
 
-    monkeypatch.setattr(socket_commands.services, "game_submit", broken)
+    monkeypatch.setattr(moves.services, "game_submit", broken)
     users = [make_user("ana"), make_user("bob")]
     game = humans_game(users)
     user, command = mover(game, users)

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from games import services, store
+from games import services, storage
 from games import table as tables
-from games.chain import GENESIS
 from games.models import Game, GameEvent, Snapshot
 from games.rules import get_ruleset
+from games.storage.chain import GENESIS
 from tests.games.helpers import game_with_bots, humans_game, make_moderator, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,10 +61,10 @@ def test_loading_with_a_cold_cache_folds_only_the_events_after_the_snapshot(
         return original(self, state, event)
 
     monkeypatch.setattr(type(rules), "evolve", counting)
-    store.state_cache.clear()
-    table = store.load_table(game)
+    storage.state_cache.clear()
+    table = storage.load_table(game)
     assert len(folded) <= 10 + 5  # a batch may straddle the snapshot boundary
-    assert store.replay(game).outcome == table.outcome
+    assert storage.replay(game).outcome == table.outcome
 
 
 def test_a_cold_load_starts_from_the_latest_snapshot_at_or_before_the_callers_head(
@@ -74,7 +74,7 @@ def test_a_cold_load_starts_from_the_latest_snapshot_at_or_before_the_callers_he
     game = bot_game(make_user())
     seqs = sorted(Snapshot.objects.filter(game=game).values_list("seq", flat=True))
     assert len(seqs) >= 3
-    latest = store.latest_snapshot(game)
+    latest = storage.latest_snapshot(game)
     assert latest.seq == seqs[-1]
     assert latest.state == Snapshot.objects.get(game=game, seq=seqs[-1]).state
 
@@ -82,24 +82,24 @@ def test_a_cold_load_starts_from_the_latest_snapshot_at_or_before_the_callers_he
     # at its own head, from the snapshot before it.
     behind = Game.objects.get(pk=game.pk)
     behind.head_seq = seqs[-2] + 1
-    assert store.latest_snapshot(behind).seq == seqs[-2]
-    store.state_cache.clear()
-    table = store.load_table(behind)
+    assert storage.latest_snapshot(behind).seq == seqs[-2]
+    storage.state_cache.clear()
+    table = storage.load_table(behind)
     rules = get_ruleset(game.ruleset)
     expected = None
     for event in GameEvent.objects.filter(game=game, seq__lte=behind.head_seq).order_by("seq"):
-        expected = tables.apply(rules, expected, store.to_event(event))
+        expected = tables.apply(rules, expected, storage.to_event(event))
     assert tables.dump(rules, table) == tables.dump(rules, expected)
 
     behind.head_seq = seqs[0] - 1
-    assert store.latest_snapshot(behind) is None
+    assert storage.latest_snapshot(behind) is None
 
 
 def test_cached_state_is_reused_at_the_head(make_user, monkeypatch):
     game = bot_game(make_user())
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         first = table
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         assert table is first
 
 
@@ -124,7 +124,7 @@ def test_a_game_that_ends_keeps_a_snapshot_of_its_final_state_at_its_head(make_u
     assert game.head_seq % settings.SNAPSHOT_EVERY != 0
     assert game.is_over
     snapshot = Snapshot.objects.get(game=game, seq=game.head_seq)
-    replayed = tables.dump(get_ruleset(game.ruleset), store.replay(game))
+    replayed = tables.dump(get_ruleset(game.ruleset), storage.replay(game))
     assert snapshot.state == json.loads(json.dumps(replayed))
     assert snapshot.state["aborted" if how == "aborted" else "finished"] is True
 
@@ -147,8 +147,8 @@ def test_loading_an_ended_game_with_a_cold_cache_folds_no_event(make_user, monke
         return original(ruleset, table, event)
 
     monkeypatch.setattr(tables, "apply", counting)
-    store.state_cache.clear()
-    table = store.load_table(game)
+    storage.state_cache.clear()
+    table = storage.load_table(game)
     assert folded == [] and table.finished
 
 
@@ -160,16 +160,16 @@ def test_a_state_held_behind_the_head_is_brought_up_by_the_new_events_not_a_snap
     players = [make_user("ana"), make_user("bo")]
     game = play_out(humans_game(players), players, moves=2)
     rules = get_ruleset(game.ruleset)
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         held, held_seq = tables.copy(rules, table), game.head_seq
     game = play_out(game, players, moves=3)
-    store.state_cache.clear()
-    store.state_cache.put(game.id, held_seq, held)
+    storage.state_cache.clear()
+    storage.state_cache.put(game.id, held_seq, held)
     snapshots = []
-    monkeypatch.setattr(store, "_load_from_snapshot", lambda *args: snapshots.append(args))
-    table = store.load_table(game)
+    monkeypatch.setattr(storage.state, "latest_snapshot", lambda *args: snapshots.append(args))
+    table = storage.load_table(game)
     assert snapshots == [] and game.head_seq > held_seq
-    assert tables.dump(rules, table) == tables.dump(rules, store.replay(game))
+    assert tables.dump(rules, table) == tables.dump(rules, storage.replay(game))
 
 
 def test_a_state_held_ahead_of_the_callers_row_is_left_for_the_writer(make_user):
@@ -177,8 +177,8 @@ def test_a_state_held_ahead_of_the_callers_row_is_left_for_the_writer(make_user)
     game = play_out(humans_game(players), players, moves=2)
     behind = Game.objects.get(pk=game.id)
     game = play_out(game, players, moves=1)
-    with store.reading(game):
+    with storage.reading(game):
         pass
     # A reader with an older row loads its own state; the head's stays cached.
-    assert store.load_table(behind) is not None
-    assert store.state_cache.take(game.id, game.head_seq) is not None
+    assert storage.load_table(behind) is not None
+    assert storage.state_cache.take(game.id, game.head_seq) is not None

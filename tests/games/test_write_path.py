@@ -1,9 +1,9 @@
-"""The write path's cost and isolation (games/services/writing.py, play.py, store.py).
+"""The write path's cost and isolation (games/services/writing.py, play.py, storage/).
 
-A move reads what it needs with the row lock in one statement, appends in one, moves the
-head in one; nothing is read back and nothing is queried after the commit to find bot
-turns. Two processes writing one game in turn never act on a stale state, and a command
-that waited for the lock sees what the writer before it committed.
+A move locks the game's row, reads its seats, appends its events and moves the head: a
+fixed number of statements however long the game, and nothing queried after the commit
+to find bot turns. Two processes writing one game in turn never act on a stale state,
+and a command that waited for the lock sees what the writer before it committed.
 """
 
 from __future__ import annotations
@@ -17,24 +17,19 @@ from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
 from bots import dispatch
-from games import selectors, services, store
+from games import selectors, services, storage
 from games import table as tables
-from games.chain import first_broken_link
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
-from games.services.own_heads import own_heads
+from games.storage.chain import first_broken_link
 from tests.conftest import needs_postgres
 from tests.games.helpers import humans_game, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# BEGIN, the locking read (row lock + seats + head hash + command_id), the INSERT of the
-# events and the UPDATE of the game's row (one statement on PostgreSQL: the INSERT rides in
-# the UPDATE's WITH clause), COMMIT. On PostgreSQL BEGIN and COMMIT travel with the two
-# statements (two round trips: tests/games/test_round_trips.py). A move right after the
-# process's own write skips the locking read on PostgreSQL (tests/games/test_own_heads.py).
-QUERIES_PER_MOVE = 4 if connection.vendor == "postgresql" else 5
-QUERIES_AFTER_OWN_WRITE = 3 if connection.vendor == "postgresql" else QUERIES_PER_MOVE
+# The row lock, the seats with their players, (for a command_id) where it was recorded,
+# the head event's hash, the INSERT of the events, the UPDATE of the game's row.
+QUERIES_PER_MOVE = 6
 
 
 def mover_of(game: Game, users: list) -> tuple[int, Any]:
@@ -47,15 +42,15 @@ def first_legal(game: Game, seat: int) -> dict[str, Any]:
     return selectors.legal_commands(game, seat)[0]
 
 
-def submit_counting(game: Game, user, command: dict, own_head: bool = False, **extra) -> list[str]:
-    """The statements of one move; unless ``own_head``, as if another process had written
-    the head (the locked way, games/services/own_heads.py)."""
-    if not own_head:
-        own_heads.clear()
+def submit_counting(game: Game, user, command: dict, **extra) -> list[str]:
+    """The statements of one move (transaction control aside)."""
     with CaptureQueriesContext(connection) as queries:
         services.game_submit(game_id=game.id, user=user, command=command, **extra)
-    # A connection prepares each of the write path's statements once in its life.
-    return [q["sql"] for q in queries.captured_queries if "PREPARE kingdom_" not in q["sql"]]
+    return [q["sql"] for q in queries.captured_queries if not _transaction_control(q["sql"])]
+
+
+def _transaction_control(sql: str) -> bool:
+    return sql.split(" ", 1)[0].upper() in {"BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"}
 
 
 @pytest.fixture
@@ -81,7 +76,19 @@ def test_a_move_without_a_command_id_costs_the_same(make_user, sent_bot_turns):
     users = [make_user("ana"), make_user("bob")]
     game = humans_game(users)
     seat, mover = mover_of(game, users)
-    assert len(submit_counting(game, mover, first_legal(game, seat))) == QUERIES_PER_MOVE
+    assert len(submit_counting(game, mover, first_legal(game, seat))) == QUERIES_PER_MOVE - 1
+
+
+def test_a_moves_statements_do_not_grow_with_the_games_length(make_user, sent_bot_turns):
+    users = [make_user("ana"), make_user("bob")]
+    game = humans_game(users)
+    counts = []
+    for _ in range(12):
+        seat, mover = mover_of(game, users)
+        sql = submit_counting(game, mover, first_legal(game, seat), command_id=uuid.uuid4())
+        counts.append(len(sql))
+        game.refresh_from_db()
+    assert set(counts) == {QUERIES_PER_MOVE}, counts
 
 
 def test_a_move_that_hands_the_turn_to_a_bot_schedules_it_without_a_query(
@@ -124,9 +131,9 @@ class _CachePerThread:
     def __init__(self) -> None:
         self._local = threading.local()
 
-    def _cache(self) -> store._StateCache:
+    def _cache(self) -> storage.StateCache:
         if not hasattr(self._local, "cache"):
-            self._local.cache = store._StateCache(store.CACHE_SIZE)
+            self._local.cache = storage.StateCache(storage.CACHE_SIZE)
         return self._local.cache
 
     def take(self, game_id, seq):
@@ -134,9 +141,6 @@ class _CachePerThread:
 
     def take_behind(self, game_id, seq):
         return self._cache().take_behind(game_id, seq)
-
-    def held_seq(self, game_id):
-        return self._cache().held_seq(game_id)
 
     def put(self, game_id, seq, table) -> None:
         self._cache().put(game_id, seq, table)
@@ -148,7 +152,7 @@ class _CachePerThread:
 def _replayed_truth(game: Game) -> tuple[dict, dict]:
     """Each seat's (and a spectator's) view and legal commands from a full replay."""
     rules = get_ruleset(game.ruleset)
-    table = store.replay(game)
+    table = storage.replay(game)
     seats = [*range(table.players), None]
     views = {s: tables.view(rules, table, s) for s in seats}
     legal = {s: rules.legal_commands(table.rules, s) for s in seats[:-1]}
@@ -158,7 +162,7 @@ def _replayed_truth(game: Game) -> tuple[dict, dict]:
 def _served(game: Game) -> tuple[dict, dict]:
     """What this process serves: views and legal commands from its own cached state."""
     rules = get_ruleset(game.ruleset)
-    with store.reading(game) as table:
+    with storage.reading(game) as table:
         seats = [*range(table.players), None]
         views = {s: tables.view(rules, table, s) for s in seats}
         legal = {s: rules.legal_commands(table.rules, s) for s in seats[:-1]}
@@ -172,10 +176,12 @@ def test_two_processes_alternating_moves_never_serve_a_stale_state(
 ):
     """Two writers (own connection, own state cache) take turns moving one game; after
     each move both serve exactly what a full replay of the log gives. A writer that moves
-    at once holds its state one move behind: the locking read brings it the move."""
+    at once holds its state one move behind: the load folds the move from the log."""
     settings.BOT_RUNNER = "none"
     settings.SNAPSHOT_EVERY = 7  # loads from a snapshot plus a tail happen too
-    monkeypatch.setattr(store, "state_cache", _CachePerThread())
+    per_thread = _CachePerThread()
+    monkeypatch.setattr(storage, "state_cache", per_thread)
+    monkeypatch.setattr(storage.state, "state_cache", per_thread)
     users = [make_user("ana"), make_user("bob")]
     game = humans_game(users)
     by_seat = {s.number: s.user for s in game.seats.all()}
@@ -228,7 +234,7 @@ def test_two_processes_alternating_moves_never_serve_a_stale_state(
         thread.join(timeout=120)
     assert mismatches == []
     assert moves_made == [moves // 2, moves // 2]
-    records = [store.record_of(r) for r in GameEvent.objects.filter(game=game).order_by("seq")]
+    records = [storage.record_of(r) for r in GameEvent.objects.filter(game=game).order_by("seq")]
     assert first_broken_link(records) is None
 
 
@@ -284,8 +290,7 @@ def _behind_a_held_lock(game: Game, first: dict, second: dict) -> tuple[Any, Any
 def test_a_retry_that_waited_for_the_lock_behind_its_first_delivery_is_replayed(
     make_user, settings
 ):
-    """The waiting statement's snapshot predates the first delivery's commit; the read
-    is repeated under the lock, so the retry finds the recorded command_id."""
+    """The retry reads after the lock is granted, so it finds the recorded command_id."""
     settings.BOT_RUNNER = "none"
     users = [make_user("ana"), make_user("bob")]
     game = humans_game(users)
@@ -314,7 +319,7 @@ def test_a_move_that_waited_for_the_lock_appends_after_the_move_it_waited_for(ma
     )
     assert not isinstance(second, Exception), second
     assert second.events[0].seq == first.head_seq + 1
-    records = [store.record_of(r) for r in GameEvent.objects.filter(game=game).order_by("seq")]
+    records = [storage.record_of(r) for r in GameEvent.objects.filter(game=game).order_by("seq")]
     assert first_broken_link(records) is None
     game.refresh_from_db()
     assert _served(game) == _replayed_truth(game)
@@ -323,7 +328,7 @@ def test_a_move_that_waited_for_the_lock_appends_after_the_move_it_waited_for(ma
 def _answer_after(game: Game, seat: int, command: dict, other_seat: int) -> dict:
     """The other seat's first legal command once ``command`` is played (on a copy)."""
     rules = get_ruleset(game.ruleset)
-    table = store.replay(game)
+    table = storage.replay(game)
     tables.command_events(rules, table, game.seed, game.head_seq, seat, command, now_ms=0)
     return rules.legal_commands(table.rules, other_seat)[0]
 
@@ -340,10 +345,9 @@ def post_counting(game: Game, user, command: dict) -> tuple[Any, list[str]]:
 
 
 def test_a_posted_move_is_answered_from_what_the_write_locked(make_user, sent_bot_turns):
-    # The answer's events, redacted for the poster, come from the row and seats the write
-    # read under its lock (or kept from the process's own write before it); the seat names
-    # from a cache keyed by the seats: the second move of a game costs the write path's
-    # queries and not one more.
+    # The answer's events, redacted for the poster, are those the write computed for its
+    # seat's sockets: the second move of a game costs the write path's queries and not
+    # one more.
     users = [make_user("ana"), make_user("bob")]
     game = humans_game(users)
     for move in range(2):
@@ -351,7 +355,8 @@ def test_a_posted_move_is_answered_from_what_the_write_locked(make_user, sent_bo
         answer, sql = post_counting(game, mover, first_legal(game, seat))
         assert answer.status_code == 201, answer.json()
         if move == 1:
-            assert len(sql) == QUERIES_AFTER_OWN_WRITE, sql
+            write_path = [q for q in sql if not _transaction_control(q)]
+            assert len(write_path) == QUERIES_PER_MOVE, sql
     game.refresh_from_db()
     expected = selectors.events_after(game, seat, game.head_seq - len(answer.json()["events"]))
     assert answer.json()["events"] == expected
@@ -372,49 +377,16 @@ def _two_moves_then_held_behind(users: list) -> tuple[Game, int, tuple[Any, dict
     behind = heads[0]
     seat, mover = mover_of(game, users)
     command = first_legal(game, seat)  # reads (and brings up) the held state: before
-    store.state_cache.clear()
-    store.state_cache.put(game.id, behind, store.replay(game, upto=behind))
+    storage.state_cache.clear()
+    storage.state_cache.put(game.id, behind, storage.replay(game, upto=behind))
     return game, behind, (mover, command)
 
 
-@needs_postgres
-def test_a_move_in_a_process_whose_state_is_behind_reads_the_missing_events_with_the_lock(
+def test_a_move_in_a_process_whose_state_is_behind_folds_the_missing_events_from_the_log(
     make_user, sent_bot_turns
 ):
     users = [make_user("ana"), make_user("bob")]
     game, behind, (mover, command) = _two_moves_then_held_behind(users)
-    assert store.state_cache.held_seq(game.id) == behind < game.head_seq
-    sql = submit_counting(game, mover, command, command_id=uuid.uuid4())
-    assert len(sql) == QUERIES_PER_MOVE, sql  # no read of the events of its own
+    services.game_submit(game_id=game.id, user=mover, command=command, command_id=uuid.uuid4())
     game.refresh_from_db()
     assert _served(game) == _replayed_truth(game)
-
-
-def test_caught_up_events_that_do_not_start_at_the_held_state_are_read_again(
-    make_user, sent_bot_turns
-):
-    """The state held may change between the locking read and the load (another thread
-    of the process wrote): events that do not fit it are not folded into it."""
-    users = [make_user("ana"), make_user("bob")]
-    game, behind, _ = _two_moves_then_held_behind(users)
-    game.refresh_from_db()
-    wrong = store.CaughtUp(after=behind - 1, events=[])
-    table = store.load_table(game, wrong)
-    rules = get_ruleset(game.ruleset)
-    truth = store.replay(game)
-    assert [tables.view(rules, table, s) for s in (0, 1, None)] == [
-        tables.view(rules, truth, s) for s in (0, 1, None)
-    ]
-
-
-def test_caught_up_events_come_as_the_database_gives_them():
-    public, private = {"tile": 3}, {"0": {"drawn": [1]}}
-    caught_up = store.CaughtUp.from_json(5, [["tile_drawn", public, private]])
-    assert caught_up.after == 5 and caught_up.upto(5, 6) and not caught_up.upto(4, 6)
-    (event,) = caught_up.events
-    assert (event.type, event.public, event.private) == (
-        "tile_drawn",
-        public,
-        {0: {"drawn": [1]}},
-    )
-    assert store.CaughtUp.from_json(7, None).events == []  # nothing after the held seq

@@ -140,6 +140,7 @@ def test_a_browser_is_its_session_with_an_allowed_origin(seated_game):
     cookie = browser.cookies[settings.SESSION_COOKIE_NAME].value
     headers = [
         (b"origin", b"http://testserver"),
+        (b"host", b"testserver"),
         (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()),
     ]
     result = first_frames(f"/ws/games/{game.id}/", headers=headers)

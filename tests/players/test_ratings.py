@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import services, store
+from games import services, storage
 from games.models import Game
 from players import ratings
 from players.models import Rating, RatingChange
@@ -43,7 +43,7 @@ def test_a_game_with_a_bot_is_unrated(make_user):
     game = play_out(Game.objects.get(pk=game.id), [user])
     assert game.status == Game.Status.FINISHED
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
-    assert ratings.unrated_reason(game, store.replay(game)) == "a bot played"
+    assert ratings.unrated_reason(game, storage.replay(game)) == "a bot played"
 
 
 def test_a_resignation_taken_over_by_a_bot_makes_the_game_unrated(make_user):
@@ -53,7 +53,7 @@ def test_a_resignation_taken_over_by_a_bot_makes_the_game_unrated(make_user):
     game = play_out(game, users[1:])
     assert game.status == Game.Status.FINISHED
     assert not RatingChange.objects.filter(game=game).exists()
-    assert ratings.unrated_reason(game, store.replay(game)) == "a bot took over a seat"
+    assert ratings.unrated_reason(game, storage.replay(game)) == "a bot took over a seat"
 
 
 def test_a_game_with_a_kicked_player_is_unrated(make_user):

@@ -7,7 +7,7 @@ import pytest
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 
-from games import services, store
+from games import services, storage
 from games.errors import Conflict
 from games.models import Game
 from players import receivers, tickets
@@ -50,7 +50,7 @@ def test_recording_a_result_twice_counts_once(make_user):
     users = [make_user("ana"), make_user("bob")]
     game = play_out(humans_game(users), users)
     assert RatingChange.objects.filter(game=game).count() == 2
-    assert players_services.rating_record_result(game=game, table=store.replay(game)) == []
+    assert players_services.rating_record_result(game=game, table=storage.replay(game)) == []
     assert Rating.objects.get(user=users[0]).games == 1
 
 
@@ -116,5 +116,5 @@ def test_the_receiver_records_a_result_through_the_service(make_user):
     users = [make_user("ana"), make_user("bob")]
     game = play_out(humans_game(users), users)
     assert RatingChange.objects.filter(game=game).count() == 2
-    receivers.record_result(game=game, table=store.replay(game))
+    receivers.record_result(game=game, table=storage.replay(game))
     assert RatingChange.objects.filter(game=game).count() == 2

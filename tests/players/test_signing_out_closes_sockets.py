@@ -13,7 +13,7 @@ from django.conf import settings
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.socket_input import SIGNED_OUT
+from games.sockets.guard import SIGNED_OUT
 from kingdom.asgi import application
 from tests.games.helpers import humans_game
 from tests.players.test_api_ws_tickets import ticket_for, token_of
@@ -25,6 +25,7 @@ def browser_headers(browser: Client) -> list[tuple[bytes, bytes]]:
     cookie = browser.cookies[settings.SESSION_COOKIE_NAME].value
     return [
         (b"origin", b"http://testserver"),
+        (b"host", b"testserver"),
         (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()),
     ]
 
@@ -63,7 +64,9 @@ def test_a_logout_closes_the_sockets_of_that_session_only(game):
         stream = await opened(f"/ws/games/{game.id}/", browser_headers(tab))
         chat = await opened(f"/ws/games/{game.id}/chat/", browser_headers(tab))
         other_session = await opened(f"/ws/games/{game.id}/", browser_headers(phone))
-        watcher = await opened(f"/ws/games/{game.id}/", [(b"origin", b"http://testserver")])
+        watcher = await opened(
+            f"/ws/games/{game.id}/", [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+        )
         await sync_to_async(tab.post)("/accounts/logout/")
         return [await close_code(ws) for ws in (stream, chat, other_session, watcher)]
 

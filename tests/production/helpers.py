@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from bots.turns import bot_command_id
-from games import selectors, store
+from games import selectors, storage
 from games import table as tables
 from games.models import Game, GameEvent
 from games.rules import get_ruleset
@@ -57,7 +57,7 @@ class Replay:
         table = None
         rows = GameEvent.objects.filter(game=game).order_by("seq")
         for row in rows.iterator():
-            table = tables.apply(rules, table, store.to_event(row))
+            table = tables.apply(rules, table, storage.to_event(row))
             for seat in seats:
                 # Once the game is over every seat's secrets are shown to all (selectors).
                 view = tables.view(rules, table, seat, reveal=table.over)

@@ -16,7 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from audit.exports import verify_export
-from games.signing import keys_from_text
+from games.storage.signing import keys_from_text
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.consumers import GameConsumer, LobbyConsumer
+from games.sockets.consumers import GameConsumer, LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<uuid:game_id>/", GameConsumer.as_asgi()),

@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from games.chain import canonical
+from games.storage.chain import canonical
 
 ALGORITHM = "ed25519"
 MESSAGE_FORMAT = "kingdom-checkpoint/1"

@@ -1,0 +1,114 @@
+"""What goes out after commit: telling live connections that something changed.
+
+A game's message (``game.advanced``) carries its new head seq and each audience's update,
+computed once by the writer (games/publishing/news.py). A socket that cannot use it (it
+missed a message, or the write published none) reads the events after its own last seq
+through the read path. The channel layer is at-most-once, so a lost message costs latency,
+never data: the next one, or the client's gap check, catches up by seq.
+
+Every function here is called after commit only (``transaction.on_commit``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import uuid
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+log = logging.getLogger(__name__)
+LOBBY_GROUP = "lobby"
+
+# The in-memory layer's queues belong to the server's event loop; a publish from a plain
+# thread (the embedded bot runner) must run its coroutine on that loop.
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_server_loop() -> None:
+    """Called by each consumer as it connects: the loop the in-memory layer lives on."""
+    global _server_loop
+    _server_loop = asyncio.get_running_loop()
+
+
+def game_group(game_id: uuid.UUID | str) -> str:
+    return f"game.{game_id}"
+
+
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to ``group`` through the channel layer's ``group_send``; a failure
+    is logged (the log is committed; a lost notice is recovered by seq)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        loop = _server_loop
+        if isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running():
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is not loop:
+                asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+                return
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        log.exception("could not publish to %s", group)
+
+
+def game_advanced(game_id: uuid.UUID, head_seq: int, news: dict[str, Any] | None = None) -> None:
+    """The game's head moved to ``head_seq``; ``news``: each audience's update
+    (games/publishing/news.py ``for_head``)."""
+    message: dict[str, Any] = {"type": "game.advanced", "head": head_seq}
+    if news is not None:
+        message["news"] = news
+    send_to_group(game_group(game_id), message)
+
+
+def sign_in_group(scope: dict[str, Any]) -> str | None:
+    """The group of what a socket was opened as: its browser session, or (a ticketed
+    socket, an API client's) its account's API access; None for an anonymous socket."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return None
+    if scope.get("ticketed"):  # players/tickets.py: minted by a session, or by a token
+        return scope.get("session_group") or api_group(user.pk)
+    session_key = getattr(scope.get("session"), "session_key", None)
+    return session_group(session_key) if session_key else api_group(user.pk)
+
+
+def session_group(session_key: str) -> str:
+    # Hashed: a group name is seen by every process, a session key is a credential.
+    return f"signed-in.session.{hashlib.sha256(session_key.encode()).hexdigest()[:40]}"
+
+
+def api_group(user_id: int) -> str:
+    return f"signed-in.api.{user_id}"
+
+
+def signed_out(group: str) -> None:
+    """Close the sockets opened as a session that ended (a logout), by an API client whose
+    token was revoked, or by an account that was deactivated: what they were opened as no
+    longer holds."""
+    send_to_group(group, {"type": "signed.out"})
+
+
+def account_closed(user_id: int) -> None:
+    """Close every socket of an account that was deactivated (or banned)."""
+    send_to_group(account_group(user_id), {"type": "signed.out"})
+
+
+def account_group(user_id: int) -> str:
+    return f"signed-in.account.{user_id}"
+
+
+def lobby_changed(game_id: uuid.UUID) -> None:
+    send_to_group(LOBBY_GROUP, {"type": "lobby.changed", "game": str(game_id)})
+
+
+def streams_closed(game_id: uuid.UUID) -> None:
+    """Ask every socket of a game to close (clients reconnect and catch up by seq)."""
+    send_to_group(game_group(game_id), {"type": "game.closed"})

@@ -1,0 +1,177 @@
+"""WebSocket consumers: the game stream and the lobby stream (chat: community).
+
+A game's group message (``game.advanced``) carries each audience's update, computed once
+by the writer (games/publishing/news.py): a socket sends its own audience's part. A socket
+that opens, asks to ``resync``, or finds that it missed a message reads the events after
+its last seq through the read path instead, so a lost message costs latency only.
+Moves sent on the socket take the one way in for a move (games/api/moves.py).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+
+from games import publishing, selectors
+from games.api import moves
+from games.errors import ServiceError
+from games.publishing import news
+from games.services import Submitted
+from games.sockets.guard import GuardedJsonConsumer
+
+in_worker_thread = functools.partial(database_sync_to_async, thread_sensitive=False)
+
+
+class GameConsumer(GuardedJsonConsumer):
+    """One socket on a game: ``resync``, ``ping`` and ``command`` from its client."""
+
+    async def connect(self) -> None:
+        publishing.remember_server_loop()
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        try:
+            self.sent_seq = max(0, int(query.get("after", ["0"])[0]))
+        except ValueError:
+            self.sent_seq = 0
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        try:
+            await self._head()
+        except ServiceError:
+            await self.close(code=4404)
+            return
+        self.group = publishing.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send_read(fresh=True)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind in {"resync", "ping"}:
+            # The client's heartbeat renews the group memberships: the list layer forgets
+            # every group when Redis restarts empty (and expires them after a day), which
+            # would leave this open socket without news (or a logout's close) for good.
+            for group in (self.group, self.sign_in, self.account):
+                if group is not None:
+                    await self.channel_layer.group_add(group, self.channel_name)
+        if kind == "resync":
+            after = content.get("after")
+            if isinstance(after, int) and after >= 0:
+                self.sent_seq = min(self.sent_seq, after)
+            await self._send_read(fresh=True)
+        elif kind == "ping":
+            # The head lets a quiet client notice a lost notice without waiting for more.
+            await self.send_json({"type": "pong", "head": await self._head()})
+        elif kind == "command":
+            await self._command(content)
+        else:
+            await self.send_json(
+                {
+                    "type": "error",
+                    "code": "unknown_message",
+                    "message": "Send resync, ping or command.",
+                }
+            )
+
+    async def _command(self, content: dict[str, Any]) -> None:
+        """``{"type": "command", "command": {...}, "expected_seq"?, "command_id"?, "ref"?}``:
+        answered by ``accepted`` (riding in the mover's own events frame when the write's
+        update for this socket is at hand) or by ``error`` with the HTTP status."""
+        ref = content.get("ref")
+        if not isinstance(ref, str | int | None) or (isinstance(ref, str) and len(ref) > 100):
+            ref = None
+        body = {k: v for k, v in content.items() if k not in {"type", "ref"}}
+        try:
+            result = await self._move(body)
+        except Exception as exc:
+            refused = moves.refused(exc)
+            await self.send_json(
+                {"type": "error", "ref": ref, "status": refused.status, **refused.body}
+            )
+            return
+        accepted = {"ref": ref, "head_seq": result.head_seq, "replayed": result.replayed}
+        if (
+            result.news is not None
+            and not result.replayed
+            and await self._deliver_news(result.news, result.head_seq, accepted)
+        ):
+            return
+        await self.send_json({"type": "accepted", **accepted})
+
+    async def game_advanced(self, message: dict[str, Any]) -> None:
+        head = message.get("head", 0)
+        if head <= self.sent_seq:
+            return
+        published = message.get("news")
+        if published is None or not await self._deliver_news(published, head):
+            await self._send_read(fresh=False)
+
+    async def game_closed(self, message: dict[str, Any]) -> None:
+        """Server-side close (moderation, tests of client recovery)."""
+        await self.close(code=4000)
+
+    async def _deliver_news(
+        self, published: dict[str, Any], head: int, accepted: dict[str, Any] | None = None
+    ) -> bool:
+        """Send this socket's part of a head's published news; False: it must read."""
+        if head <= self.sent_seq:
+            return False
+        part = news.frame_from(published, head, self.user_id, self.sent_seq)
+        if part is None:
+            return False
+        self.seat, frame, last_seq = part
+        if frame is None or last_seq is None:
+            return False
+        await self.send(text_data=frame if accepted is None else news.answered(frame, accepted))
+        self.sent_seq = last_seq
+        return True
+
+    async def _send_read(self, fresh: bool) -> None:
+        self.seat, frame, last_seq = await self._read(fresh)
+        if frame is not None:
+            await self.send(text_data=frame)
+        if last_seq is not None:
+            self.sent_seq = last_seq
+
+    # A move runs in its own worker thread, not in Channels' one thread shared by every
+    # socket's database work: there, each move would wait for every other socket's reads.
+    @in_worker_thread
+    def _move(self, body: dict[str, Any]) -> Submitted:
+        return moves.move(self.game_id, self.scope.get("user"), body)
+
+    @database_sync_to_async
+    def _head(self) -> int:
+        return selectors.get_game(self.game_id).head_seq
+
+    @database_sync_to_async
+    def _read(self, fresh: bool) -> tuple[int | None, str | None, int | None]:
+        return news.read_frame(self.game_id, self.user_id, self.sent_seq, fresh=fresh)
+
+
+class LobbyConsumer(GuardedJsonConsumer):
+    async def connect(self) -> None:
+        publishing.remember_server_loop()
+        await self.channel_layer.group_add(publishing.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(publishing.LOBBY_GROUP, self.channel_name)
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        summary = await self._summary(message["game"])
+        if summary is not None:
+            await self.send_json({"type": "table", "table": summary})
+
+    @database_sync_to_async
+    def _summary(self, game_id: str) -> dict[str, Any] | None:
+        try:
+            return selectors.table_summary(selectors.get_game(game_id))
+        except ServiceError:
+            return None
