@@ -28,7 +28,7 @@ def bot_command_id(game_id: uuid.UUID | str, seq: int, seat: int) -> uuid.UUID:
     """The id of a bot's command at ``seq``: the same on every delivery of the task (so a
     redelivery is answered from the log), but keyed with the server's secret. A player
     who could compute it could record it first with a move of their own and stall the
-    bot seat for good (security issue 16)."""
+    bot seat for good."""
     digest = salted_hmac(BOT_COMMANDS, f"{game_id}:{seq}:{seat}", algorithm="sha256").digest()
     return uuid.UUID(bytes=digest[:16])
 

@@ -105,7 +105,9 @@ def _submit(
         command = validate_command(get_ruleset(game.ruleset).command_shapes, command)
     except IllegalCommand as exc:
         raise from_illegal(exc) from exc
-    return decide_and_append(game, actor, seat, command, command_id, seats=seats)
+    return decide_and_append(
+        game, actor, seat, command, command_id, seats=seats, head_hash=at_lock.head_hash
+    )
 
 
 def _actor_label(

@@ -155,11 +155,12 @@ def decide_and_append(
     *,
     now: datetime | None = None,
     seats: list[Seat] | None = None,
+    head_hash: str | None = None,
 ) -> Submitted:
     """Decide ``command`` at the head and append its events. The caller holds the lock.
 
-    ``seats`` are what ``lock_for_command`` read with the lock (read here when not
-    given). The game's row changes in one UPDATE (head, and the clock deadline or the
+    ``seats`` and ``head_hash`` are what ``lock_for_command`` read with the lock (read
+    here when not given). The game's row changes in one UPDATE (head, and the clock deadline or the
     result only when they change); bot turns are scheduled only for bot seats to act,
     found from the state and the seats. After commit the state goes back to the cache at
     the new head and each audience's update is published.
@@ -193,6 +194,7 @@ def decide_and_append(
             table_after=table,
             now=now,
             row_changes=changes,
+            prev_hash=head_hash,
         )
     except IntegrityError as exc:  # a racing duplicate command_id on SQLite
         raise Conflict("duplicate_command", "This command was already recorded.") from exc

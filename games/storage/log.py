@@ -90,12 +90,14 @@ def append(
     table_after: tables.TableState,
     now: datetime | None = None,
     row_changes: dict[str, Any] | None = None,
+    prev_hash: str | None = None,
 ) -> list[GameEvent]:
     """Append ``events`` after the head and move the head (with ``row_changes``, other
-    fields of the game's row) in one UPDATE. The caller holds the game's row lock."""
+    fields of the game's row) in one UPDATE. The caller holds the game's row lock;
+    ``prev_hash`` is the head event's hash when it read it with the lock."""
     assert transaction.get_connection().in_atomic_block, "append needs a transaction"
     now = now or timezone.now()
-    prev = head_hash(game)
+    prev = prev_hash if prev_hash is not None else head_hash(game)
     rows = []
     for offset, event in enumerate(events):
         first = offset == 0

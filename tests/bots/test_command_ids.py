@@ -1,5 +1,5 @@
 """A bot's command ids: secret to the server, so no player can take one first and stall
-the bot seat (security issue 16, item 1)."""
+the bot seat."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A player who left the table (resigned, expelled or kicked) sees none of the secrets of
-the seat a bot now plays, on any read path (security issue 16, item 2): REST events,
+the seat a bot now plays, on any read path: REST events,
 view, view?at=, legal and detail, the game stream, and the audit trail."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The database connection pool (kingdom/settings.py, issue 14): a process never holds
+"""The database connection pool (kingdom/settings.py): a process never holds
 more connections than DB_POOL_SIZE, and a request that cannot get one in time answers a
 JSON 503 ``busy`` with Retry-After, never a 500."""
 

@@ -1,5 +1,5 @@
 """Idempotency is scoped to the actor: a recorded command_id is "the same command
-retried" only for whoever recorded it (security issue 16, item 1)."""
+retried" only for whoever recorded it."""
 
 from __future__ import annotations
 

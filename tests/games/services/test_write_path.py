@@ -27,9 +27,9 @@ from tests.games.helpers import humans_game, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The row lock, the seats with their players, (for a command_id) where it was recorded,
-# the head event's hash, the INSERT of the events, the UPDATE of the game's row.
-QUERIES_PER_MOVE = 6
+# The row lock with the seats and their players; the head event's hash with (for a
+# command_id) where it was recorded; the INSERT of the events; the UPDATE of the row.
+QUERIES_PER_MOVE = 4
 
 
 def mover_of(game: Game, users: list) -> tuple[int, Any]:
@@ -76,7 +76,7 @@ def test_a_move_without_a_command_id_costs_the_same(make_user, sent_bot_turns):
     users = [make_user("ana"), make_user("bob")]
     game = humans_game(users)
     seat, mover = mover_of(game, users)
-    assert len(submit_counting(game, mover, first_legal(game, seat))) == QUERIES_PER_MOVE - 1
+    assert len(submit_counting(game, mover, first_legal(game, seat))) == QUERIES_PER_MOVE
 
 
 def test_a_moves_statements_do_not_grow_with_the_games_length(make_user, sent_bot_turns):
