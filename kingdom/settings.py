@@ -163,8 +163,10 @@ else:
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "kingdom.ops.cache.SharedPoolRedisCache",  # one pool per process
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            # One pool per process, not one per request (kingdom/ops/cache.py).
+            "OPTIONS": {"pool_class": "kingdom.ops.cache.SharedConnectionPool"},
             "KEY_PREFIX": "kingdom",
         }
     }
