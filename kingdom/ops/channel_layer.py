@@ -4,7 +4,7 @@ channels_redis' pub/sub layer by default: a group message is one PUBLISH, and ev
 process subscribed to the group receives it once and hands it to its own sockets. Its
 list layer (``CHANNEL_LAYER=lists``) keeps a message for a socket whose process is not
 listening at that instant, which this service does not need: a socket catches up by seq.
-docs/performance.md gives both layers' figures.
+``bench live`` measures either (docs/performance.md).
 
 Pub/sub channel names belong to the whole Redis server, not to the database number in
 REDIS_URL, so the prefix carries that number: two deployments on one Redis (or a test run

@@ -7,10 +7,8 @@ collection several times per move, and every so often a full one walks the whole
 Django, DRF, Channels, the engines' tables. ``gc.freeze()`` after start-up moves all of
 that into a generation no collection scans (as Instagram's Django servers do), and a
 higher threshold makes the young collections rarer; reference counting still frees
-everything that is not in a cycle at once. Measured with ``bench live`` (2 processes,
-16 tables, back to back with Python's defaults): the move → own socket p99 was lower in 5
-of 7 pairs on the socket (median 78 v 86 ms) and in 2 of 2 over HTTP (114/124 v 146/158
-ms); CPU per move within the noise. A tail latency matter, not a throughput one.
+everything that is not in a cycle at once. It trims the tail latency of moves, not their
+throughput (docs/performance.md).
 
 ``GC_THRESHOLD``: the three thresholds (default ``20000,20,20``), or ``off`` for Python's.
 """

@@ -1,4 +1,4 @@
-"""``manage.py bench`` prints one JSON line per measurement, with the fields the README
+"""``manage.py bench`` prints one JSON line per measurement, with the fields docs/performance.md
 quotes. Smoke sizes only; timings vary with the machine, so only their shape is checked."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from tests.games.helpers import game_with_bots
 pytestmark = pytest.mark.django_db
 
 RULESETS = [r.key for r in all_rulesets()]
-# One choice per game from the README's "Choices the engine makes where the rules are open".
+# One choice per game from docs/rules-choices.md.
 A_CHOICE = {
     "kingdoms": "Gold may go below zero",
     "kingdom-builder": "pays its reward once per player",

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def ticket_for(token: str) -> dict[str, Any]:
-    """As the README's ``curl -X POST -H "Authorization: Token ..." .../ws-ticket/``."""
+    """As docs/api.md's ``curl -X POST -H "Authorization: Token ..." .../ws-ticket/``."""
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     response = client.post("/api/auth/ws-ticket/")

@@ -51,7 +51,7 @@ def test_sockets_on_either_process_receive_every_event_once_in_order(cluster, pl
 
 
 def test_the_web_process_answers_a_socket_without_permessage_deflate(cluster, player):
-    """The Procfile's server turns compression off (README "Performance"): a client that
+    """The Procfile's server turns compression off (docs/performance.md): a client that
     offers permessage-deflate, as browsers and websockets do, gets frames uncompressed."""
     from websockets.sync.client import connect
 

@@ -15,7 +15,7 @@ from games.rules.base import IllegalCommand
 
 
 class Command(BaseCommand):
-    help = "Print each player's score for a position (JSON); formats are in the README."
+    help = "Print each player's score for a position (JSON); formats are in docs/api.md."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("ruleset")
