@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
+import threading
 import uuid
 from typing import Any
 
@@ -26,6 +28,8 @@ LOBBY_GROUP = "lobby"
 # The in-memory layer's queues belong to the server's event loop; a publish from a plain
 # thread (the embedded bot runner) must run its coroutine on that loop.
 _server_loop: asyncio.AbstractEventLoop | None = None
+# How long a write's thread waits for the channel layer to take a message.
+PUBLISH_WAIT = 5.0
 
 
 def remember_server_loop() -> None:
@@ -38,23 +42,59 @@ def game_group(game_id: uuid.UUID | str) -> str:
     return f"game.{game_id}"
 
 
+class _PublishingLoop:
+    """An event loop in a daemon thread of its own, where this process's group messages
+    are sent: a Redis layer then keeps one connection for them, where ``async_to_sync``
+    from a plain thread (a Celery worker, the embedded bot runner) would start a loop,
+    and so a connection, per message. A forked child (Celery's pool) starts its own."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, name="publishing", daemon=True).start()
+
+
+_publishing: _PublishingLoop | None = None
+_publishing_lock = threading.Lock()
+
+
+def _publishing_loop() -> asyncio.AbstractEventLoop:
+    global _publishing
+    with _publishing_lock:
+        if _publishing is None or _publishing.pid != os.getpid():
+            _publishing = _PublishingLoop()
+        return _publishing.loop
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 def send_to_group(group: str, message: dict[str, Any]) -> None:
-    """Send ``message`` to ``group`` through the channel layer's ``group_send``; a failure
-    is logged (the log is committed; a lost notice is recovered by seq)."""
+    """Send ``message`` to ``group`` through the channel layer's ``group_send`` and wait
+    (at most ``PUBLISH_WAIT``) until the layer took it, so a game's heads go out in the
+    order they were written; a failure is logged (the log is committed; a lost notice is
+    recovered by seq). Called from sync code only (after commit)."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        loop = _server_loop
-        if isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running():
-            try:
-                running = asyncio.get_running_loop()
-            except RuntimeError:
-                running = None
-            if running is not loop:
-                asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        if isinstance(layer, InMemoryChannelLayer):
+            loop = _server_loop
+            if loop is None or not loop.is_running():
+                async_to_sync(layer.group_send)(group, message)
                 return
-        async_to_sync(layer.group_send)(group, message)
+        else:
+            loop = _publishing_loop()
+        if _running_loop() is loop:  # called on that loop itself: it cannot wait there
+            loop.create_task(layer.group_send(group, message))
+            return
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(
+            timeout=PUBLISH_WAIT
+        )
     except Exception:
         log.exception("could not publish to %s", group)
 
