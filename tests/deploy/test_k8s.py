@@ -5,6 +5,7 @@ deployment relies on (probes, one beat, the clocks queue, the migrate Job...).""
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from pathlib import Path
@@ -17,6 +18,7 @@ from yamllint import config as yamllint_config
 from yamllint import linter
 
 from tests.deploy.conftest import DEPLOY, K8S, documents
+from tests.deploy.kustomize import binary, build, render
 
 KUBERNETES_VERSION = "1.29.0"  # the newest the pinned kubernetes-validate knows offline
 BASE = K8S / "base"
@@ -51,6 +53,21 @@ def container(doc: dict) -> dict:
     return only
 
 
+@functools.cache
+def production() -> dict[tuple[str, str], dict]:
+    """The production overlay as `kubectl kustomize` renders it."""
+    return {(r["kind"], r["metadata"]["name"]): r for r in render(OVERLAY)}
+
+
+def workloads() -> dict[tuple[str, str], dict]:
+    return {k: r for k, r in production().items() if k[0] in {"Deployment", "Job"}}
+
+
+def pod_containers(resource: dict) -> list[dict]:
+    pod = resource["spec"]["template"]["spec"]
+    return [*pod.get("initContainers", []), *pod["containers"]]
+
+
 def manifest_files() -> list[Path]:
     return sorted(K8S.rglob("*.yaml"))
 
@@ -77,9 +94,9 @@ def test_the_overlay_resolves_its_base_and_patches_existing_resources():
     overlay = kustomization(OVERLAY)
     assert overlay["resources"] == ["../../base"]
     assert (OVERLAY / "../../base/kustomization.yaml").resolve().exists()
-    assert {i["name"] for i in overlay["images"]} <= {
-        i["name"] for i in kustomization(BASE)["images"]
-    }
+    # The base names the image ``kingdom`` and leaves its registry and tag to the overlay.
+    assert "images" not in kustomization(BASE)
+    assert [i["name"] for i in overlay["images"]] == ["kingdom"]
     for patch in overlay["patches"]:
         if "path" in patch:  # a strategic-merge patch: names its target itself
             (doc,) = documents(OVERLAY / patch["path"])
@@ -173,7 +190,7 @@ def test_the_ingress_keeps_websockets_open_and_routes_to_the_web_service():
 
 
 def test_migrations_run_once_in_a_job_and_web_readiness_waits_for_them():
-    job = RESOURCES[("Job", "kingdom-migrate")]
+    job = RESOURCES[("Job", "kingdom-migrate-release")]
     (c,) = job["spec"]["template"]["spec"]["containers"]
     assert c["command"] == ["python", "manage.py", "migrate", "--noinput"]
     # No initContainer migrates from every web pod; /readyz holds traffic back instead.
@@ -196,3 +213,35 @@ def test_the_procfile_names_every_process_and_the_clocks_worker():
     assert set(procs) == {"web", "worker", "clocks", "beat", "release"}
     assert queues_of(shlex.split(procs["clocks"])) == "${CLOCK_QUEUE:-clocks}"
     assert re.search(r"-Q \$\{BOT_QUEUE:-bots\},celery", procs["worker"])
+
+
+def test_the_fallback_renderer_agrees_with_kubectl_kustomize():
+    if binary() is None:
+        pytest.skip("a cross-check of the fallback: needs kubectl or kustomize")
+    assert {(r["kind"], r["metadata"]["name"]): r for r in build(OVERLAY)} == production()
+
+
+def test_every_production_workload_runs_the_same_pinned_build():
+    overlay = kustomization(OVERLAY)
+    (image,) = overlay["images"]
+    pinned = f"{image['newName']}:{image['newTag']}"
+    assert image["newTag"] not in {"", "latest"}
+    assert {k[1] for k in workloads()} >= {
+        "kingdom-web",
+        "kingdom-worker",
+        "kingdom-clocks",
+        "kingdom-beat",
+    }
+    for key, resource in workloads().items():
+        for c in pod_containers(resource):
+            assert c["image"] == pinned, (key, c["name"], c["image"])
+
+
+def test_each_release_migrates_in_a_job_of_its_own_name():
+    # A Job's pod template cannot change, so each release's Job carries its tag in its
+    # name: `kubectl apply -k` creates the new release's Job beside the finished one.
+    (image,) = kustomization(OVERLAY)["images"]
+    (job,) = [r for k, r in workloads().items() if k[0] == "Job"]
+    assert job["metadata"]["name"] == f"kingdom-migrate-{image['newTag']}"
+    assert re.fullmatch(r"[a-z0-9]([-a-z0-9.]{0,50}[a-z0-9])?", job["metadata"]["name"])
+    assert job["spec"]["ttlSecondsAfterFinished"] > 0
