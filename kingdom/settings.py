@@ -185,10 +185,13 @@ BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
 # The Ed25519 key that signs checkpoints of game logs (games/signing.py): base64 of the
-# 32 raw bytes, or PEM. Unset: one key made on first use and kept in SIGNING_KEY_FILE
-# (fine for one host; several hosts must share SIGNING_KEY). Retired public keys (base64,
-# comma-separated) stay published at /api/keys/ so old signatures still verify.
+# 32 raw bytes, or PEM, one per deployment, from its secret store. With DEBUG off the
+# process refuses to start without it. Embedded mode, unset: one key made on first use
+# and kept in SIGNING_KEY_FILE. Retired public keys (base64, comma-separated) stay
+# published at /api/keys/ so old signatures still verify.
 SIGNING_KEY = os.environ.get("SIGNING_KEY", "")
+if not DEBUG:
+    ops_security.require_production_signing_key(SIGNING_KEY)
 SIGNING_KEY_FILE = Path(os.environ.get("SIGNING_KEY_FILE", BASE_DIR / ".signing_key"))
 SIGNING_RETIRED_KEYS = [k for k in os.environ.get("SIGNING_RETIRED_KEYS", "").split(",") if k]
 # How often the clock sweep records timeouts (seconds): Celery beat with BOT_RUNNER

@@ -109,6 +109,15 @@ def test_compose_health_checks_postgres_redis_and_web_and_restarts_services():
     assert services["migrate"]["restart"] == "no"
 
 
+def test_compose_takes_both_keys_from_the_environment_or_refuses_to_start():
+    # One SIGNING_KEY for every process (not a key file each process makes for itself).
+    app = compose()["x-app"]["environment"]
+    assert app["SECRET_KEY"].startswith("${SECRET_KEY:?")
+    assert app["SIGNING_KEY"].startswith("${SIGNING_KEY:?")
+    for name in ("migrate", *LONG_RUNNING):
+        assert compose()["services"][name]["environment"] == app, name
+
+
 def test_compose_runs_each_worker_on_its_own_queue():
     services = compose()["services"]
     assert "-Q clocks" in services["clocks"]["command"]
