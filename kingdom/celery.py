@@ -12,6 +12,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kingdom.settings")
 app = Celery("kingdom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Liveness: the worker's loop keeps HEARTBEAT_FILE fresh (kingdom/ops/heartbeat.py).
+app.steps["worker"].add("kingdom.ops.heartbeat:WorkerHeartbeat")
 
 
 @signals.setup_logging.connect

@@ -223,6 +223,8 @@ CELERY_TASK_ROUTES = {
 }
 CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_TASK_TIME_LIMIT = 30
+# Beat's own scheduler, touching HEARTBEAT_FILE at every tick (its liveness probe).
+CELERY_BEAT_SCHEDULER = "kingdom.ops.heartbeat:HeartbeatScheduler"
 CELERY_BEAT_SCHEDULE = {
     "sweep-clocks": {
         "task": "bots.tasks.sweep_clocks",

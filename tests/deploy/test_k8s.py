@@ -84,6 +84,11 @@ def test_every_base_resource_passes_the_kubernetes_schema_strictly(key):
     kubernetes_validate.validate(RESOURCES[key], KUBERNETES_VERSION, strict=True)
 
 
+@pytest.mark.parametrize("key", sorted(production()), ids=lambda k: f"{k[0]}/{k[1]}")
+def test_every_rendered_production_resource_passes_the_kubernetes_schema_strictly(key):
+    kubernetes_validate.validate(production()[key], KUBERNETES_VERSION, strict=True)
+
+
 def test_the_base_lists_every_manifest_in_its_folder():
     listed = set(kustomization(BASE)["resources"])
     on_disk = {p.name for p in BASE.glob("*.yaml")} - {"kustomization.yaml"}
@@ -246,3 +251,95 @@ def test_each_release_migrates_in_a_job_of_its_own_name():
     assert job["metadata"]["name"] == f"kingdom-migrate-{image['newTag']}"
     assert re.fullmatch(r"[a-z0-9]([-a-z0-9.]{0,50}[a-z0-9])?", job["metadata"]["name"])
     assert job["spec"]["ttlSecondsAfterFinished"] > 0
+
+
+def test_every_workload_meets_the_restricted_pod_security_standard():
+    for key, resource in workloads().items():
+        pod = resource["spec"]["template"]["spec"]
+        assert pod["securityContext"]["runAsNonRoot"] is True, key
+        assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}, key
+        assert pod["automountServiceAccountToken"] is False, key
+        for c in pod_containers(resource):
+            context = c["securityContext"]
+            assert context["allowPrivilegeEscalation"] is False, key
+            assert context["capabilities"] == {"drop": ["ALL"]}, key
+            assert context["readOnlyRootFilesystem"] is True, key
+
+
+def option(command: list[str], name: str) -> str:
+    return command[command.index(name) + 1]
+
+
+def test_web_leaves_the_endpoints_before_it_stops_and_drains_in_its_grace_period():
+    web = production()[("Deployment", "kingdom-web")]
+    main = container(web)
+    pre_stop = main["lifecycle"]["preStop"]["exec"]["command"]
+    assert pre_stop[0] == "sleep" and int(pre_stop[1]) >= 5
+    drain = int(option(main["command"], "--timeout-graceful-shutdown"))
+    assert web["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] > (
+        int(pre_stop[1]) + drain
+    )
+
+
+@pytest.mark.parametrize("name", ["worker", "clocks", "beat"])
+def test_the_celery_processes_are_restarted_when_their_heartbeat_goes_stale(name):
+    main = container(production()[("Deployment", f"kingdom-{name}")])
+    env = {e["name"]: e["value"] for e in main["env"]}
+    probe = " ".join(main["livenessProbe"]["exec"]["command"])
+    assert f"find {env['HEARTBEAT_FILE']} -mmin -2" in probe
+    assert env["HEARTBEAT_FILE"].startswith("/tmp/")  # the writable emptyDir
+    assert {"mountPath": "/tmp", "name": "tmp"} in main["volumeMounts"]
+    # The file's writers: a worker bootstep, beat's scheduler (kingdom/ops/heartbeat.py).
+    assert settings.CELERY_BEAT_SCHEDULER == "kingdom.ops.heartbeat:HeartbeatScheduler"
+    from kingdom.celery import app
+
+    assert "kingdom.ops.heartbeat:WorkerHeartbeat" in app.steps["worker"]
+
+
+@pytest.mark.parametrize("name", ["web", "worker"])
+def test_replicated_workloads_spread_over_nodes(name):
+    pod = production()[("Deployment", f"kingdom-{name}")]["spec"]["template"]
+    (spread,) = pod["spec"]["topologySpreadConstraints"]
+    assert spread["topologyKey"] == "kubernetes.io/hostname"
+    assert spread["labelSelector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+
+
+def selects(policy: dict, labels: dict) -> bool:
+    selector = policy["spec"]["podSelector"]
+    if not selector.get("matchLabels", {}).items() <= labels.items():
+        return False
+    return all(labels.get(e["key"]) in e["values"] for e in selector.get("matchExpressions", []))
+
+
+def test_network_policies_admit_only_the_ingress_and_the_scraper():
+    policies = [r for k, r in production().items() if k[0] == "NetworkPolicy"]
+    allowed = {
+        "web": {("ingress-nginx", "http"), ("monitoring", "http")},
+        "worker": {("monitoring", "metrics")},
+        "clocks": {("monitoring", "metrics")},
+        "beat": set(),
+    }
+    for name, expected in allowed.items():
+        labels = production()[("Deployment", f"kingdom-{name}")]["spec"]["template"]["metadata"][
+            "labels"
+        ]
+        mine = [p for p in policies if selects(p, labels)]
+        # Selected by at least one policy: everything not admitted is refused.
+        assert mine and all(p["spec"]["policyTypes"] == ["Ingress"] for p in mine), name
+        admitted = {
+            (
+                source["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"],
+                port["port"],
+            )
+            for p in mine
+            for rule in p["spec"].get("ingress", [])
+            for source in rule["from"]
+            for port in rule["ports"]
+        }
+        assert admitted == expected, name
+        ports = {
+            port["name"]
+            for c in pod_containers(production()[("Deployment", f"kingdom-{name}")])
+            for port in c.get("ports", [])
+        }
+        assert {port for _, port in admitted} <= ports, name
