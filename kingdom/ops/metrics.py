@@ -65,6 +65,13 @@ SWEEP_LAG_SECONDS = Histogram(
     "How long the oldest run-out clock had been waiting when a sweep started.",
     buckets=(0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
 )
+DEPENDENCY_UP = Gauge(
+    "kingdom_dependency_up",
+    "Whether a shared dependency (database, redis, channel_layer) answered this pod's "
+    "last readiness probe (1) or not (0).",
+    ["dependency"],
+    multiprocess_mode="liveall",
+)
 AUDIT_FAILURES = Counter("kingdom_audit_failures_total", "Game audits whose verdict did not pass.")
 
 
