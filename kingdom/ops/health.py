@@ -83,9 +83,7 @@ def dependency_states() -> dict[str, str]:
     running = {name: _checking.submit(_checked_apart, check) for name, check in DEPENDENCY_CHECKS}
     wait(running.values(), timeout=PROBE_TIMEOUT)
     states = {
-        name: future.result()
-        if future.done()
-        else f"failed: no answer within {PROBE_TIMEOUT:g} s"
+        name: future.result() if future.done() else f"failed: no answer within {PROBE_TIMEOUT:g} s"
         for name, future in running.items()
     }
     for name, state in states.items():
