@@ -292,8 +292,11 @@ REST_FRAMEWORK = {
         "commands": env_rate("commands", "600/min"),  # per player: far above fast play
         "chat": env_rate("chat", "30/min"),  # per player: REST and the chat socket
     },
-    # Proxies in front of the service (X-Forwarded-For), so a client's own address counts.
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # The proxies in front of the service: the per-address limits count the address the
+    # nearest trusted proxy appended to X-Forwarded-For (the NUM_PROXIES-th from the
+    # right). Unset, 0: X-Forwarded-For is ignored (a client could write anything in it)
+    # and the connection's address counts. The k8s ConfigMap sets 1 (the ingress).
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kingdom game service API",

@@ -36,6 +36,7 @@ def run_django(code: str, **env: str) -> subprocess.CompletedProcess:
         not in {
             "SECRET_KEY",
             "SIGNING_KEY",
+            "NUM_PROXIES",
             "DEBUG",
             "SENTRY_DSN",
             "HTTPS",
