@@ -33,6 +33,9 @@ def _connect_ops_signals() -> None:
 
     # weak=False: the receivers are module functions, kept alive anyway; explicit.
     signals.before_task_publish.connect(logs.stamp_task_headers, weak=False)
+    # A bot turn's wait in the queue (kingdom_bot_turn_lag_seconds).
+    signals.before_task_publish.connect(metrics.stamp_published_at, weak=False)
+    signals.task_prerun.connect(metrics.observe_turn_lag, weak=False)
     signals.task_prerun.connect(logs.bind_task_context, weak=False)
     signals.task_postrun.connect(logs.clear_task_context, weak=False)
     # A bot's move reaches its table before the worker counts the task done.

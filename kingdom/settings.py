@@ -76,6 +76,8 @@ MIDDLEWARE = [
     # /healthz, /readyz, /metrics first: no host check, no redirect, no access log.
     "kingdom.ops.health.OpsMiddleware",
     "kingdom.ops.logs.RequestIdMiddleware",
+    # Requests by route and status, their latency, 5xx (kingdom/ops/metrics.py).
+    "kingdom.ops.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # /api/: hostile bodies refused before parsing, every error answered as JSON.
