@@ -343,3 +343,16 @@ def test_network_policies_admit_only_the_ingress_and_the_scraper():
             for port in c.get("ports", [])
         }
         assert {port for _, port in admitted} <= ports, name
+
+
+def test_the_documented_secret_holds_every_key_the_processes_need_in_their_namespace():
+    text = (K8S.parents[1] / "docs" / "operations.md").read_text()
+    command = text[text.index("kubectl -n") :].split("\n\n", 1)[0]
+    namespace = command.split()[2]
+    assert namespace == kustomization(OVERLAY)["namespace"]
+    assert "create secret generic kingdom-secrets" in command
+    keys = set(re.findall(r"--from-literal=([A-Z_]+)=", command))
+    assert keys >= {"SECRET_KEY", "SIGNING_KEY", "DATABASE_URL", "REDIS_URL", "METRICS_TOKEN"}
+    # None of them is set anywhere in the manifests instead.
+    config = production()[("ConfigMap", "kingdom-config")]["data"]
+    assert not keys & set(config)
