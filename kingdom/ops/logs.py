@@ -14,7 +14,6 @@ embedded mode. The request id is bound in structlog's context variables:
 from __future__ import annotations
 
 import logging
-import os
 import re
 import time
 import uuid
@@ -113,19 +112,12 @@ def logging_config(fmt: str, level: str, app_level: str) -> dict[str, Any]:
 
 
 def uvicorn_loggers(level: str) -> dict[str, Any]:
-    # uvicorn gives its loggers handlers of their own: ours replace them.
+    """uvicorn gives its loggers handlers of their own at start; once Django is set up
+    (the application is imported before uvicorn's first line) ours replace them."""
     return {
         name: {"handlers": ["console"], "level": level, "propagate": False}
         for name in ("uvicorn", "uvicorn.access")
     }
-
-
-def uvicorn_formatter() -> logging.Formatter:
-    """The formatter of deploy's uvicorn log config (``kingdom/ops/uvicorn-log.json``,
-    passed with ``--log-config``): uvicorn's lines before Django is set up, such as a
-    failed import of the application, are JSON too (LOG_FORMAT, json by default)."""
-    config = dict(formatter(os.environ.get("LOG_FORMAT", "json")))
-    return config.pop("()")(**config)
 
 
 def configure_structlog() -> None:

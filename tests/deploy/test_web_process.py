@@ -1,5 +1,5 @@
-"""The Procfile's web line, run: uvicorn's own lines are JSON (its --log-config) and a
-WebSocket ticket in a socket's URL reaches no log line."""
+"""The Procfile's web line, run: uvicorn's own lines are JSON (Django's LOGGING takes its
+loggers over) and a WebSocket ticket in a socket's URL reaches no log line."""
 
 from __future__ import annotations
 
