@@ -40,7 +40,8 @@ def install() -> None:
     if STAMP.exists() and STAMP.read_text() == wanted:
         return
     sh(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    sh(PY, "-m", "pip", "install", "--quiet", "-e", ".[dev]")
+    # dev: tests and linters; bench: `manage.py bench` (tests run it too).
+    sh(PY, "-m", "pip", "install", "--quiet", "-e", ".[dev,bench]")
     STAMP.write_text(wanted)
 
 

@@ -12,6 +12,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kingdom.settings")
 app = Celery("kingdom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Liveness: the worker's loop keeps HEARTBEAT_FILE fresh (kingdom/ops/heartbeat.py).
+app.steps["worker"].add("kingdom.ops.heartbeat:WorkerHeartbeat")
 
 
 @signals.setup_logging.connect
@@ -30,6 +32,9 @@ def _connect_ops_signals() -> None:
 
     # weak=False: the receivers are module functions, kept alive anyway; explicit.
     signals.before_task_publish.connect(logs.stamp_task_headers, weak=False)
+    # A bot turn's wait in the queue (kingdom_bot_turn_lag_seconds).
+    signals.before_task_publish.connect(metrics.stamp_published_at, weak=False)
+    signals.task_prerun.connect(metrics.observe_turn_lag, weak=False)
     signals.task_prerun.connect(logs.bind_task_context, weak=False)
     signals.task_postrun.connect(logs.clear_task_context, weak=False)
     signals.worker_init.connect(metrics.start_worker_metrics_server, weak=False)

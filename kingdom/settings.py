@@ -76,6 +76,8 @@ MIDDLEWARE = [
     # /healthz, /readyz, /metrics first: no host check, no redirect, no access log.
     "kingdom.ops.health.OpsMiddleware",
     "kingdom.ops.logs.RequestIdMiddleware",
+    # Requests by route and status, their latency, 5xx (kingdom/ops/metrics.py).
+    "kingdom.ops.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # /api/: hostile bodies refused before parsing, every error answered as JSON.
@@ -185,10 +187,13 @@ BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
 # The Ed25519 key that signs checkpoints of game logs (games/signing.py): base64 of the
-# 32 raw bytes, or PEM. Unset: one key made on first use and kept in SIGNING_KEY_FILE
-# (fine for one host; several hosts must share SIGNING_KEY). Retired public keys (base64,
-# comma-separated) stay published at /api/keys/ so old signatures still verify.
+# 32 raw bytes, or PEM, one per deployment, from its secret store. With DEBUG off the
+# process refuses to start without it. Embedded mode, unset: one key made on first use
+# and kept in SIGNING_KEY_FILE. Retired public keys (base64, comma-separated) stay
+# published at /api/keys/ so old signatures still verify.
 SIGNING_KEY = os.environ.get("SIGNING_KEY", "")
+if not DEBUG:
+    ops_security.require_production_signing_key(SIGNING_KEY)
 SIGNING_KEY_FILE = Path(os.environ.get("SIGNING_KEY_FILE", BASE_DIR / ".signing_key"))
 SIGNING_RETIRED_KEYS = [k for k in os.environ.get("SIGNING_RETIRED_KEYS", "").split(",") if k]
 # How often the clock sweep records timeouts (seconds): Celery beat with BOT_RUNNER
@@ -220,6 +225,8 @@ CELERY_TASK_ROUTES = {
 }
 CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_TASK_TIME_LIMIT = 30
+# Beat's own scheduler, touching HEARTBEAT_FILE at every tick (its liveness probe).
+CELERY_BEAT_SCHEDULER = "kingdom.ops.heartbeat:HeartbeatScheduler"
 CELERY_BEAT_SCHEDULE = {
     "sweep-clocks": {
         "task": "bots.tasks.sweep_clocks",
@@ -287,8 +294,11 @@ REST_FRAMEWORK = {
         "commands": env_rate("commands", "600/min"),  # per player: far above fast play
         "chat": env_rate("chat", "30/min"),  # per player: REST and the chat socket
     },
-    # Proxies in front of the service (X-Forwarded-For), so a client's own address counts.
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # The proxies in front of the service: the per-address limits count the address the
+    # nearest trusted proxy appended to X-Forwarded-For (the NUM_PROXIES-th from the
+    # right). Unset, 0: X-Forwarded-For is ignored (a client could write anything in it)
+    # and the connection's address counts. The k8s ConfigMap sets 1 (the ingress).
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES") or 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kingdom game service API",

@@ -207,7 +207,9 @@ def _load(configured: str, path: str) -> Ed25519PrivateKey:
 
 
 def server_key() -> Ed25519PrivateKey:
-    """``SIGNING_KEY``, else the key kept in ``SIGNING_KEY_FILE`` (made on first use)."""
+    """``SIGNING_KEY`` (the deployment's secret), else, in the embedded mode only, the
+    key kept in ``SIGNING_KEY_FILE`` (made on first use). With DEBUG off the settings
+    refuse to start without ``SIGNING_KEY``, so no process makes a key of its own."""
     from django.conf import settings
 
     return _load(settings.SIGNING_KEY, str(settings.SIGNING_KEY_FILE))

@@ -33,7 +33,7 @@ def available() -> str | None:
     try:
         import eventsourcing  # noqa: F401
     except ImportError:
-        return "the eventsourcing library is not installed (pip install -e '.[dev]')"
+        return "the eventsourcing library is not installed (pip install -e '.[bench]')"
     return None
 
 

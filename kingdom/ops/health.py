@@ -1,4 +1,5 @@
-"""Health probes: ``/healthz`` (the process answers) and ``/readyz`` (it can serve).
+"""Health probes: ``/healthz`` (the process answers) and ``/readyz`` (it can serve, and
+how its shared dependencies are).
 
 Plain Django views (no DRF: no authentication, no throttles), answered by
 ``OpsMiddleware`` at the head of MIDDLEWARE so that a kubelet or Docker probe that calls
@@ -12,6 +13,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -21,9 +23,12 @@ from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 log = logging.getLogger(__name__)
-# Seconds a readiness dependency may take before the pod is reported not ready.
+# Seconds the dependency checks of one /readyz may take together; a check still running
+# then is reported as not answering (the kubelet's probe times out at 5 s).
 PROBE_TIMEOUT = 2.0
 _migrated = threading.Event()
+# The dependency checks run here, side by side, so a hung one cannot hold the probe.
+_checking = ThreadPoolExecutor(max_workers=6, thread_name_prefix="readyz")
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -33,20 +38,57 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 def readyz(request: HttpRequest) -> JsonResponse:
-    """Readiness: the database answers and has every migration applied, Redis answers
-    (when configured) and a message goes round the channel layer. 503 names the check
-    that failed."""
+    """Readiness: whether this process can serve, i.e. the database schema is the one
+    its code expects (no unapplied migration: a pod of a new release waits for the
+    migrate Job). 503 names what is missing.
+
+    The shared dependencies (the database, Redis, the channel layer) are checked and
+    reported in ``dependencies`` and in ``kingdom_dependency_up``, but do not decide
+    readiness: an outage of one is the same for every pod, and taking them all out of
+    the Service at once would turn what the pods can still answer (pages and reads that
+    need no Redis, the JSON 503s that say what is down) into the ingress's bare 503s.
+    """
     checks: dict[str, str] = {}
     for name, check in READINESS_CHECKS:
-        try:
-            checks[name] = check()
-        except Exception as exc:  # any failure means "not ready", with its reason
-            checks[name] = f"failed: {type(exc).__name__}: {exc}"[:300]
+        checks[name] = outcome(check)
     ready = all(not value.startswith("failed") for value in checks.values())
+    dependencies = dependency_states()
+    healthy = all(not value.startswith("failed") for value in dependencies.values())
+    status = "unavailable" if not ready else "ok" if healthy else "degraded"
     return JsonResponse(
-        {"status": "ok" if ready else "unavailable", "checks": checks},
+        {"status": status, "checks": checks, "dependencies": dependencies},
         status=200 if ready else 503,
     )
+
+
+def outcome(check: Callable[[], str]) -> str:
+    try:
+        return check()
+    except Exception as exc:  # any failure is reported, with its reason
+        return f"failed: {type(exc).__name__}: {exc}"[:300]
+
+
+def _checked_apart(check: Callable[[], str]) -> str:
+    try:
+        return outcome(check)
+    finally:
+        connections.close_all()  # this thread's connections go back (to the pool)
+
+
+def dependency_states() -> dict[str, str]:
+    """Each shared dependency's state, all checked at once within PROBE_TIMEOUT; each
+    also sets its ``kingdom_dependency_up`` gauge."""
+    from kingdom.ops.metrics import DEPENDENCY_UP
+
+    running = {name: _checking.submit(_checked_apart, check) for name, check in DEPENDENCY_CHECKS}
+    wait(running.values(), timeout=PROBE_TIMEOUT)
+    states = {
+        name: future.result() if future.done() else f"failed: no answer within {PROBE_TIMEOUT:g} s"
+        for name, future in running.items()
+    }
+    for name, state in states.items():
+        DEPENDENCY_UP.labels(name).set(0 if state.startswith("failed") else 1)
+    return states
 
 
 def check_database() -> str:
@@ -58,7 +100,7 @@ def check_database() -> str:
 def check_migrations() -> str:
     """No unapplied migration. Once true it stays true for this process (the code's
     migrations cannot change under it), so the migration graph is read once, not at
-    every probe."""
+    every probe, and a later database outage does not make the pod unready."""
     if _migrated.is_set():
         return "ok"
     executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
@@ -104,9 +146,11 @@ def check_channel_layer() -> str:
     return "ok"
 
 
-READINESS_CHECKS: list[tuple[str, Callable[[], str]]] = [
+# What decides readiness: this process's own state.
+READINESS_CHECKS: list[tuple[str, Callable[[], str]]] = [("migrations", check_migrations)]
+# What is reported: the dependencies every pod shares.
+DEPENDENCY_CHECKS: list[tuple[str, Callable[[], str]]] = [
     ("database", check_database),
-    ("migrations", check_migrations),
     ("redis", check_redis),
     ("channel_layer", check_channel_layer),
 ]

@@ -28,45 +28,95 @@ REQUEST_ID_HEADER = "X-Request-ID"
 _VALID_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 access_log = logging.getLogger("kingdom.access")
 
+# A WebSocket ticket is a credential for its lifetime: never written to a log. uvicorn
+# logs every socket's path with its query string, Django a request's full path.
+_TICKET = re.compile(r"(ticket=)[^&\s\"'#]+")
+REDACTED = "[redacted]"
+
+
+def redact(text: str) -> str:
+    return _TICKET.sub(rf"\g<1>{REDACTED}", text)
+
+
+def request_fields(_: Any, __: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+    """A record that carries its request (``django.request``, ``django.security``; they
+    are written after the request's own middleware has returned) gets the request's id,
+    method and path, never the request's repr (its full path, query string included);
+    uvicorn's colored copy of its message goes."""
+    event_dict.pop("color_message", None)
+    request = event_dict.pop("request", None)
+    if request is None:
+        return event_dict
+    if hasattr(request, "method") and hasattr(request, "path"):
+        event_dict.setdefault("method", request.method)
+        event_dict.setdefault("path", request.path)
+        request_id = getattr(request, "request_id", None)
+        if request_id:
+            event_dict.setdefault("request_id", request_id)
+    return event_dict
+
+
+def redact_tickets(_: Any, __: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+    for key, value in event_dict.items():
+        if isinstance(value, str) and "ticket=" in value:
+            event_dict[key] = redact(value)
+    return event_dict
+
+
 _SHARED = [
     structlog.contextvars.merge_contextvars,
     structlog.stdlib.add_log_level,
     structlog.stdlib.add_logger_name,
     # A stdlib call's ``extra={...}`` fields become fields of the line.
     structlog.stdlib.ExtraAdder(),
+    request_fields,
     structlog.processors.TimeStamper(fmt="iso", utc=True),
 ]
 
 
-def logging_config(fmt: str, level: str, app_level: str) -> dict[str, Any]:
-    """Django's LOGGING: one stderr handler, JSON (``fmt`` "json") or console text."""
+def formatter(fmt: str) -> dict[str, Any]:
+    """The one formatter of every line: JSON (``fmt`` "json") or console text."""
     renderer = (
         structlog.processors.JSONRenderer()
         if fmt == "json"
         else structlog.dev.ConsoleRenderer(colors=False)
     )
     return {
+        "()": structlog.stdlib.ProcessorFormatter,
+        "processors": [
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info,
+            redact_tickets,
+            renderer,
+        ],
+        "foreign_pre_chain": _SHARED,
+    }
+
+
+def logging_config(fmt: str, level: str, app_level: str) -> dict[str, Any]:
+    """Django's LOGGING: one stderr handler, JSON (``fmt`` "json") or console text."""
+    return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {
-            "structured": {
-                "()": structlog.stdlib.ProcessorFormatter,
-                "processors": [
-                    structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-                    structlog.processors.format_exc_info,
-                    renderer,
-                ],
-                "foreign_pre_chain": _SHARED,
-            }
-        },
+        "formatters": {"structured": formatter(fmt)},
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
         "root": {"handlers": ["console"], "level": level},
-        # Our own lines (access, commands) and Celery's task lines at INFO by default;
-        # the rest of the world at LOG_LEVEL.
+        # Our own lines (access, commands), Celery's task lines and uvicorn's (start,
+        # stop, sockets opened) at INFO by default; the rest of the world at LOG_LEVEL.
         "loggers": {
             "kingdom": {"level": app_level},
             "celery": {"level": app_level},
+            **uvicorn_loggers(app_level),
         },
+    }
+
+
+def uvicorn_loggers(level: str) -> dict[str, Any]:
+    """uvicorn gives its loggers handlers of their own at start; once Django is set up
+    (the application is imported before uvicorn's first line) ours replace them."""
+    return {
+        name: {"handlers": ["console"], "level": level, "propagate": False}
+        for name in ("uvicorn", "uvicorn.access")
     }
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import hmac
 import ipaddress
+import json
 import logging
 import os
 import time
@@ -33,6 +34,7 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+from prometheus_client.core import GaugeMetricFamily
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -64,6 +66,34 @@ SWEEP_LAG_SECONDS = Histogram(
     "kingdom_clock_sweep_lag_seconds",
     "How long the oldest run-out clock had been waiting when a sweep started.",
     buckets=(0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
+)
+DEPENDENCY_UP = Gauge(
+    "kingdom_dependency_up",
+    "Whether a shared dependency (database, redis, channel_layer) answered this pod's "
+    "last readiness probe (1) or not (0).",
+    ["dependency"],
+    multiprocess_mode="liveall",
+)
+HTTP_REQUESTS = Counter(
+    "kingdom_http_requests_total",
+    "HTTP requests Django answered, by method, route (the URL pattern) and status.",
+    ["method", "route", "status"],
+)
+HTTP_SECONDS = Histogram(
+    "kingdom_http_request_seconds",
+    "Time Django took to answer an HTTP request, by method and route.",
+    ["method", "route"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+HTTP_SERVER_ERRORS = Counter(
+    "kingdom_http_server_errors_total",
+    "HTTP requests answered with a 5xx, by route.",
+    ["route"],
+)
+BOT_TURN_LAG_SECONDS = Histogram(
+    "kingdom_bot_turn_lag_seconds",
+    "How long a bot's turn waited between being sent and a worker starting it.",
+    buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
 )
 AUDIT_FAILURES = Counter("kingdom_audit_failures_total", "Game audits whose verdict did not pass.")
 
@@ -153,6 +183,145 @@ def _route(path: str) -> str:
     return "game" if "games" in parts or "tables" in parts else "other"
 
 
+# --- HTTP requests ----------------------------------------------------------------------
+
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def route_of(request: HttpRequest) -> str:
+    """The URL pattern that answered (``api/tables/<uuid:game_id>/``), never the path
+    itself: a label per route, not per game or per guessed URL."""
+    match = getattr(request, "resolver_match", None)
+    if match is not None:
+        return match.route or match.view_name or "unnamed"
+    if request.path_info.startswith(settings.STATIC_URL):
+        return "static"
+    return "unmatched"
+
+
+class RequestMetricsMiddleware:
+    """Counts and times each request by route and status; a 5xx counts as an error too.
+    Probes and /metrics are answered before it (``ops.health.OpsMiddleware``); API
+    clients' moves that skip Django are counted by kingdom_commands_total."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        status = 500
+        try:
+            response = self.get_response(request)
+            status = response.status_code
+            return response
+        finally:
+            method = request.method if request.method in METHODS else "other"
+            route = route_of(request)
+            HTTP_SECONDS.labels(method, route).observe(time.perf_counter() - started)
+            HTTP_REQUESTS.labels(method, route, str(status)).inc()
+            if status >= 500:
+                HTTP_SERVER_ERRORS.labels(route).inc()
+
+
+# --- Celery queues and bot-turn lag -----------------------------------------------------
+
+PUBLISHED_HEADER = "kingdom_published_at"
+BOT_TURN_TASK = "bots.tasks.take_turn"
+# kombu's Redis transport keeps a queue's messages of priority 3, 6 and 9 under keys of
+# their own: the queue's name, this separator and the priority.
+PRIORITY_KEYS = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+QUEUE_READ_TIMEOUT = 0.5  # seconds: a scrape never waits long for a Redis that is down
+
+
+def stamp_published_at(headers: dict[str, Any] | None = None, **_: Any) -> None:
+    """before_task_publish: when the task was sent, for the lag at its start."""
+    if headers is not None:
+        headers.setdefault(PUBLISHED_HEADER, time.time())
+
+
+def observe_turn_lag(task: Any = None, **_: Any) -> None:
+    """task_prerun: a bot's turn's wait from being sent to being started."""
+    if getattr(task, "name", None) != BOT_TURN_TASK:
+        return
+    request = getattr(task, "request", None)
+    published = getattr(request, PUBLISHED_HEADER, None) or (
+        (getattr(request, "headers", None) or {}).get(PUBLISHED_HEADER)
+    )
+    if published is not None:
+        BOT_TURN_LAG_SECONDS.observe(max(0.0, time.time() - float(published)))
+
+
+class QueueCollector:
+    """Read at scrape time from the broker: each Celery queue's length and how long its
+    oldest task has waited. Nothing when the broker is not Redis; when Redis does not
+    answer, ``kingdom_queue_broker_up`` 0 and no queue figures (the scrape still works)."""
+
+    def collect(self) -> Iterator[Any]:
+        url = settings.CELERY_BROKER_URL
+        if not url.startswith(("redis://", "rediss://", "unix://")):
+            return
+        up = GaugeMetricFamily(
+            "kingdom_queue_broker_up", "Whether the broker answered this scrape (1) or not (0)."
+        )
+        depth = GaugeMetricFamily(
+            "kingdom_queue_depth", "Tasks waiting in a Celery queue.", labels=["queue"]
+        )
+        oldest = GaugeMetricFamily(
+            "kingdom_queue_oldest_seconds",
+            "How long the oldest task waiting in a Celery queue has waited.",
+            labels=["queue"],
+        )
+        try:
+            for queue, (length, waited) in read_queues(url).items():
+                depth.add_metric([queue], length)
+                oldest.add_metric([queue], waited)
+        except Exception as exc:  # Redis down or slow: the rest of the scrape stands
+            log.debug("queue metrics unavailable: %s", exc)
+            up.add_metric([], 0)
+            yield up
+            return
+        up.add_metric([], 1)
+        yield from (up, depth, oldest)
+
+
+def read_queues(url: str) -> dict[str, tuple[int, float]]:
+    """Queue -> (tasks waiting, seconds the oldest has waited), in one round trip."""
+    import redis
+
+    queues = [settings.BOT_QUEUE, settings.CLOCK_QUEUE]
+    client = redis.Redis.from_url(
+        url, socket_timeout=QUEUE_READ_TIMEOUT, socket_connect_timeout=QUEUE_READ_TIMEOUT
+    )
+    try:
+        with client.pipeline(transaction=False) as pipe:
+            for queue in queues:
+                for suffix in PRIORITY_KEYS:
+                    pipe.llen(queue + suffix)
+                    pipe.lindex(queue + suffix, -1)  # LPUSHed, BRPOPped: the oldest
+            answers = pipe.execute()
+    finally:
+        client.close()
+    now = time.time()
+    found = {}
+    for position, queue in enumerate(queues):
+        mine = answers[position * 2 * len(PRIORITY_KEYS) : (position + 1) * 2 * len(PRIORITY_KEYS)]
+        published = [published_at(raw) for raw in mine[1::2] if raw is not None]
+        known = [p for p in published if p is not None]
+        found[queue] = (sum(mine[0::2]), max(0.0, now - min(known)) if known else 0.0)
+    return found
+
+
+def published_at(raw: bytes) -> float | None:
+    try:
+        return float(json.loads(raw)["headers"][PUBLISHED_HEADER])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+QUEUES = CollectorRegistry()  # read at scrape time only: nothing at registration
+QUEUES.register(QueueCollector())
+
+
 # --- exposition -----------------------------------------------------------------------
 
 
@@ -167,8 +336,10 @@ def registry() -> CollectorRegistry | None:
 
 
 def scrape() -> bytes:
+    """This process's (or this pod's) metrics, and the queues read from the broker."""
     collecting = registry()
-    return generate_latest(collecting) if collecting else generate_latest()
+    own = generate_latest(collecting) if collecting else generate_latest()
+    return own + generate_latest(QUEUES)
 
 
 def allowed(request: HttpRequest) -> bool:

@@ -30,5 +30,27 @@ def require_production_secret_key(key: str) -> None:
         )
 
 
+def require_production_signing_key(key: str) -> None:
+    """Refuse to start with DEBUG off without SIGNING_KEY, or with one that is not an
+    Ed25519 private key. Otherwise each process would make a key file of its own: on a
+    read-only root file system the first checkpoint fails, and with several processes
+    each signs with a different key."""
+    if not key.strip():
+        raise ImproperlyConfigured(
+            "DEBUG is off but SIGNING_KEY is not set: set it, from the deployment's secret "
+            "store, to one Ed25519 key shared by every process "
+            "(the base64 of 32 random bytes: head -c 32 /dev/urandom | base64)."
+        )
+    from games.signing import parse_private_key
+
+    try:
+        parse_private_key(key)
+    except (ValueError, TypeError) as exc:  # binascii.Error is a ValueError
+        raise ImproperlyConfigured(
+            "SIGNING_KEY is not an Ed25519 private key: it takes the base64 of 32 random "
+            "bytes, or a PEM private key."
+        ) from exc
+
+
 def csv(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import re
 import tomllib
+from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.deploy.conftest import DEPLOY, ROOT
 
 LOCK = DEPLOY / "requirements.lock"
+# The test and bench tools' lock: pyproject's dependencies with the dev and bench extras.
+DEV_LOCK = DEPLOY / "requirements-dev.lock"
 PIN = re.compile(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==([^\s;\\]+)")
 
 
@@ -19,11 +23,11 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def lock_entries() -> dict[str, tuple[str, list[str]]]:
+def lock_entries(lock: Path = LOCK) -> dict[str, tuple[str, list[str]]]:
     """name -> (version, hashes), from pip-compile's multi-line entries."""
     entries: dict[str, tuple[str, list[str]]] = {}
     current = None
-    for raw in LOCK.read_text().splitlines():
+    for raw in lock.read_text().splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -47,8 +51,45 @@ def test_the_lock_pins_every_dependency_of_pyproject_at_the_same_version_with_ha
         assert version and hashes, f"{name} has no hash"
 
 
-def test_every_lock_line_is_an_exact_pin_a_hash_or_a_comment():
-    for raw in LOCK.read_text().splitlines():
+def pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_the_dev_lock_pins_every_dependency_and_extra_as_pyproject_does_with_hashes():
+    project = pyproject()["project"]
+    extras = project["optional-dependencies"]
+    locked = lock_entries(DEV_LOCK)
+    for requirement in [*project["dependencies"], *extras["dev"], *extras["bench"]]:
+        name, version = PIN.match(requirement).groups()
+        assert locked.get(canonical(name), ("",))[0] == version, name
+    for name, (version, hashes) in locked.items():
+        assert version and hashes, f"{name} has no hash"
+    # What the image runs is what the tests ran: the same version of every package both hold.
+    production = lock_entries()
+    assert {n: v for n, (v, _) in production.items()} == {
+        n: locked[n][0] for n in production if n in locked
+    }
+    assert set(production) <= set(locked)
+
+
+def test_the_image_holds_no_bench_or_test_tool():
+    extras = pyproject()["project"]["optional-dependencies"]
+    production = lock_entries()
+    for requirement in [*extras["bench"], *extras["dev"]]:
+        name = canonical(PIN.match(requirement).group(1))
+        assert name not in production, f"{name} is in the production lock"
+    text = (DEPLOY / "Dockerfile").read_text()
+    assert "requirements-dev.lock" not in text and "[dev" not in text and "bench" not in text
+
+
+def test_the_development_install_takes_the_dev_and_bench_extras():
+    # tests and `manage.py bench` need both (run.py install).
+    assert '".[dev,bench]"' in (ROOT / "run.py").read_text()
+
+
+@pytest.mark.parametrize("lock", [LOCK, DEV_LOCK], ids=lambda p: p.name)
+def test_every_lock_line_is_an_exact_pin_a_hash_or_a_comment(lock):
+    for raw in lock.read_text().splitlines():
         line = raw.strip()
         assert (
             not line
@@ -57,7 +98,7 @@ def test_every_lock_line_is_an_exact_pin_a_hash_or_a_comment():
             or re.fullmatch(r"--hash=sha256:[0-9a-f]{64}( \\)?", line)
         ), raw
     # The lock names no package index or local path of the machine it was made on.
-    assert "--index-url" not in LOCK.read_text() and "--find-links" not in LOCK.read_text()
+    assert "--index-url" not in lock.read_text() and "--find-links" not in lock.read_text()
 
 
 def test_the_lock_generator_is_pinned_in_the_dev_dependencies():
@@ -107,6 +148,15 @@ def test_compose_health_checks_postgres_redis_and_web_and_restarts_services():
     for name in ("postgres", "redis", *LONG_RUNNING):
         assert services[name]["restart"] in {"unless-stopped", "always", "on-failure"}, name
     assert services["migrate"]["restart"] == "no"
+
+
+def test_compose_takes_both_keys_from_the_environment_or_refuses_to_start():
+    # One SIGNING_KEY for every process (not a key file each process makes for itself).
+    app = compose()["x-app"]["environment"]
+    assert app["SECRET_KEY"].startswith("${SECRET_KEY:?")
+    assert app["SIGNING_KEY"].startswith("${SIGNING_KEY:?")
+    for name in ("migrate", *LONG_RUNNING):
+        assert compose()["services"][name]["environment"] == app, name
 
 
 def test_compose_runs_each_worker_on_its_own_queue():

@@ -5,6 +5,7 @@ deployment relies on (probes, one beat, the clocks queue, the migrate Job...).""
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from pathlib import Path
@@ -17,6 +18,7 @@ from yamllint import config as yamllint_config
 from yamllint import linter
 
 from tests.deploy.conftest import DEPLOY, K8S, documents
+from tests.deploy.kustomize import binary, build, render
 
 KUBERNETES_VERSION = "1.29.0"  # the newest the pinned kubernetes-validate knows offline
 BASE = K8S / "base"
@@ -51,6 +53,21 @@ def container(doc: dict) -> dict:
     return only
 
 
+@functools.cache
+def production() -> dict[tuple[str, str], dict]:
+    """The production overlay as `kubectl kustomize` renders it."""
+    return {(r["kind"], r["metadata"]["name"]): r for r in render(OVERLAY)}
+
+
+def workloads() -> dict[tuple[str, str], dict]:
+    return {k: r for k, r in production().items() if k[0] in {"Deployment", "Job"}}
+
+
+def pod_containers(resource: dict) -> list[dict]:
+    pod = resource["spec"]["template"]["spec"]
+    return [*pod.get("initContainers", []), *pod["containers"]]
+
+
 def manifest_files() -> list[Path]:
     return sorted(K8S.rglob("*.yaml"))
 
@@ -67,6 +84,11 @@ def test_every_base_resource_passes_the_kubernetes_schema_strictly(key):
     kubernetes_validate.validate(RESOURCES[key], KUBERNETES_VERSION, strict=True)
 
 
+@pytest.mark.parametrize("key", sorted(production()), ids=lambda k: f"{k[0]}/{k[1]}")
+def test_every_rendered_production_resource_passes_the_kubernetes_schema_strictly(key):
+    kubernetes_validate.validate(production()[key], KUBERNETES_VERSION, strict=True)
+
+
 def test_the_base_lists_every_manifest_in_its_folder():
     listed = set(kustomization(BASE)["resources"])
     on_disk = {p.name for p in BASE.glob("*.yaml")} - {"kustomization.yaml"}
@@ -77,9 +99,9 @@ def test_the_overlay_resolves_its_base_and_patches_existing_resources():
     overlay = kustomization(OVERLAY)
     assert overlay["resources"] == ["../../base"]
     assert (OVERLAY / "../../base/kustomization.yaml").resolve().exists()
-    assert {i["name"] for i in overlay["images"]} <= {
-        i["name"] for i in kustomization(BASE)["images"]
-    }
+    # The base names the image ``kingdom`` and leaves its registry and tag to the overlay.
+    assert "images" not in kustomization(BASE)
+    assert [i["name"] for i in overlay["images"]] == ["kingdom"]
     for patch in overlay["patches"]:
         if "path" in patch:  # a strategic-merge patch: names its target itself
             (doc,) = documents(OVERLAY / patch["path"])
@@ -173,20 +195,21 @@ def test_the_ingress_keeps_websockets_open_and_routes_to_the_web_service():
 
 
 def test_migrations_run_once_in_a_job_and_web_readiness_waits_for_them():
-    job = RESOURCES[("Job", "kingdom-migrate")]
+    job = RESOURCES[("Job", "kingdom-migrate-release")]
     (c,) = job["spec"]["template"]["spec"]["containers"]
     assert c["command"] == ["python", "manage.py", "migrate", "--noinput"]
     # No initContainer migrates from every web pod; /readyz holds traffic back instead.
     assert "initContainers" not in deployment("web")["spec"]["template"]["spec"]
 
 
-def test_the_secret_is_a_template_with_no_real_values():
-    secret = RESOURCES[("Secret", "kingdom-secrets")]
-    for key, value in secret["stringData"].items():
-        assert value == "" or "change-me" in value, key
-    # The placeholder key is refused by the settings (too short): a forgotten template
-    # never serves.
-    assert len(secret["stringData"]["SECRET_KEY"]) < 50
+def test_no_secret_is_applied_so_an_apply_never_resets_the_operator_s():
+    # kingdom-secrets is created once outside git (docs/operations.md); a Secret in the
+    # rendered manifests would overwrite its values with placeholders at every apply.
+    assert [k for k in production() if k[0] == "Secret"] == []
+    for key, resource in workloads().items():
+        for c in pod_containers(resource):
+            (ref,) = [e["secretRef"] for e in c["envFrom"] if "secretRef" in e]
+            assert ref["name"] == "kingdom-secrets" and not ref.get("optional"), key
 
 
 def test_the_procfile_names_every_process_and_the_clocks_worker():
@@ -196,3 +219,140 @@ def test_the_procfile_names_every_process_and_the_clocks_worker():
     assert set(procs) == {"web", "worker", "clocks", "beat", "release"}
     assert queues_of(shlex.split(procs["clocks"])) == "${CLOCK_QUEUE:-clocks}"
     assert re.search(r"-Q \$\{BOT_QUEUE:-bots\},celery", procs["worker"])
+
+
+def test_the_fallback_renderer_agrees_with_kubectl_kustomize():
+    if binary() is None:
+        pytest.skip("a cross-check of the fallback: needs kubectl or kustomize")
+    assert {(r["kind"], r["metadata"]["name"]): r for r in build(OVERLAY)} == production()
+
+
+def test_every_production_workload_runs_the_same_pinned_build():
+    overlay = kustomization(OVERLAY)
+    (image,) = overlay["images"]
+    pinned = f"{image['newName']}:{image['newTag']}"
+    assert image["newTag"] not in {"", "latest"}
+    assert {k[1] for k in workloads()} >= {
+        "kingdom-web",
+        "kingdom-worker",
+        "kingdom-clocks",
+        "kingdom-beat",
+    }
+    for key, resource in workloads().items():
+        for c in pod_containers(resource):
+            assert c["image"] == pinned, (key, c["name"], c["image"])
+
+
+def test_each_release_migrates_in_a_job_of_its_own_name():
+    # A Job's pod template cannot change, so each release's Job carries its tag in its
+    # name: `kubectl apply -k` creates the new release's Job beside the finished one.
+    (image,) = kustomization(OVERLAY)["images"]
+    (job,) = [r for k, r in workloads().items() if k[0] == "Job"]
+    assert job["metadata"]["name"] == f"kingdom-migrate-{image['newTag']}"
+    assert re.fullmatch(r"[a-z0-9]([-a-z0-9.]{0,50}[a-z0-9])?", job["metadata"]["name"])
+    assert job["spec"]["ttlSecondsAfterFinished"] > 0
+
+
+def test_every_workload_meets_the_restricted_pod_security_standard():
+    for key, resource in workloads().items():
+        pod = resource["spec"]["template"]["spec"]
+        assert pod["securityContext"]["runAsNonRoot"] is True, key
+        assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}, key
+        assert pod["automountServiceAccountToken"] is False, key
+        for c in pod_containers(resource):
+            context = c["securityContext"]
+            assert context["allowPrivilegeEscalation"] is False, key
+            assert context["capabilities"] == {"drop": ["ALL"]}, key
+            assert context["readOnlyRootFilesystem"] is True, key
+
+
+def option(command: list[str], name: str) -> str:
+    return command[command.index(name) + 1]
+
+
+def test_web_leaves_the_endpoints_before_it_stops_and_drains_in_its_grace_period():
+    web = production()[("Deployment", "kingdom-web")]
+    main = container(web)
+    pre_stop = main["lifecycle"]["preStop"]["exec"]["command"]
+    assert pre_stop[0] == "sleep" and int(pre_stop[1]) >= 5
+    drain = int(option(main["command"], "--timeout-graceful-shutdown"))
+    assert web["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] > (
+        int(pre_stop[1]) + drain
+    )
+
+
+@pytest.mark.parametrize("name", ["worker", "clocks", "beat"])
+def test_the_celery_processes_are_restarted_when_their_heartbeat_goes_stale(name):
+    main = container(production()[("Deployment", f"kingdom-{name}")])
+    env = {e["name"]: e["value"] for e in main["env"]}
+    probe = " ".join(main["livenessProbe"]["exec"]["command"])
+    assert f"find {env['HEARTBEAT_FILE']} -mmin -2" in probe
+    assert env["HEARTBEAT_FILE"].startswith("/tmp/")  # the writable emptyDir
+    assert {"mountPath": "/tmp", "name": "tmp"} in main["volumeMounts"]
+    # The file's writers: a worker bootstep, beat's scheduler (kingdom/ops/heartbeat.py).
+    assert settings.CELERY_BEAT_SCHEDULER == "kingdom.ops.heartbeat:HeartbeatScheduler"
+    from kingdom.celery import app
+
+    assert "kingdom.ops.heartbeat:WorkerHeartbeat" in app.steps["worker"]
+
+
+@pytest.mark.parametrize("name", ["web", "worker"])
+def test_replicated_workloads_spread_over_nodes(name):
+    pod = production()[("Deployment", f"kingdom-{name}")]["spec"]["template"]
+    (spread,) = pod["spec"]["topologySpreadConstraints"]
+    assert spread["topologyKey"] == "kubernetes.io/hostname"
+    assert spread["labelSelector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+
+
+def selects(policy: dict, labels: dict) -> bool:
+    selector = policy["spec"]["podSelector"]
+    if not selector.get("matchLabels", {}).items() <= labels.items():
+        return False
+    return all(labels.get(e["key"]) in e["values"] for e in selector.get("matchExpressions", []))
+
+
+def test_network_policies_admit_only_the_ingress_and_the_scraper():
+    policies = [r for k, r in production().items() if k[0] == "NetworkPolicy"]
+    allowed = {
+        "web": {("ingress-nginx", "http"), ("monitoring", "http")},
+        "worker": {("monitoring", "metrics")},
+        "clocks": {("monitoring", "metrics")},
+        "beat": set(),
+    }
+    for name, expected in allowed.items():
+        labels = production()[("Deployment", f"kingdom-{name}")]["spec"]["template"]["metadata"][
+            "labels"
+        ]
+        mine = [p for p in policies if selects(p, labels)]
+        # Selected by at least one policy: everything not admitted is refused.
+        assert mine and all(p["spec"]["policyTypes"] == ["Ingress"] for p in mine), name
+        admitted = {
+            (
+                source["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"],
+                port["port"],
+            )
+            for p in mine
+            for rule in p["spec"].get("ingress", [])
+            for source in rule["from"]
+            for port in rule["ports"]
+        }
+        assert admitted == expected, name
+        ports = {
+            port["name"]
+            for c in pod_containers(production()[("Deployment", f"kingdom-{name}")])
+            for port in c.get("ports", [])
+        }
+        assert {port for _, port in admitted} <= ports, name
+
+
+def test_the_documented_secret_holds_every_key_the_processes_need_in_their_namespace():
+    text = (K8S.parents[1] / "docs" / "operations.md").read_text()
+    command = text[text.index("kubectl -n") :].split("\n\n", 1)[0]
+    namespace = command.split()[2]
+    assert namespace == kustomization(OVERLAY)["namespace"]
+    assert "create secret generic kingdom-secrets" in command
+    keys = set(re.findall(r"--from-literal=([A-Z_]+)=", command))
+    assert keys >= {"SECRET_KEY", "SIGNING_KEY", "DATABASE_URL", "REDIS_URL", "METRICS_TOKEN"}
+    # None of them is set anywhere in the manifests instead.
+    config = production()[("ConfigMap", "kingdom-config")]["data"]
+    assert not keys & set(config)

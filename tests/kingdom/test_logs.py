@@ -61,6 +61,25 @@ def test_every_line_of_a_request_is_json_with_its_request_id(client, db, json_li
     assert "request_id" not in structlog.contextvars.get_contextvars()
 
 
+def test_django_s_own_request_lines_carry_the_request_id_and_no_ticket(client, db, json_lines):
+    # django.request writes "Not Found" after the request's middleware has returned.
+    client.get("/no-such-page/?ticket=tk-SECRET-42&x=1", HTTP_X_REQUEST_ID="req-404")
+    lines = json_lines()
+    (not_found,) = [line for line in lines if line["logger"] == "django.request"]
+    assert not_found["request_id"] == "req-404"
+    assert not_found["status_code"] == 404
+    assert not_found["path"] == "/no-such-page/"
+    assert "tk-SECRET-42" not in json.dumps(lines)
+
+
+def test_a_ticket_in_any_logged_text_is_redacted(json_lines):
+    logging.getLogger("kingdom.test").warning(
+        '%s - "WebSocket %s" 403', "10.0.0.1:5", "/ws/lobby/?ticket=tk-SECRET-7&seat=1"
+    )
+    (line,) = [line for line in json_lines() if line["logger"] == "kingdom.test"]
+    assert line["event"] == '10.0.0.1:5 - "WebSocket /ws/lobby/?ticket=[redacted]&seat=1" 403'
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_move_s_request_id_follows_it_into_the_service_log(api, json_lines):
     from games import services

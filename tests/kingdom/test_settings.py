@@ -1,4 +1,4 @@
-"""Production settings: a weak SECRET_KEY refuses to start, `check --deploy` is clean,
+"""Production settings: a weak SECRET_KEY or a missing SIGNING_KEY refuses to start, `check --deploy` is clean,
 Sentry only when SENTRY_DSN is set, the clock sweep on a queue of its own. Each case
 imports the settings in a fresh process with its own environment."""
 
@@ -15,10 +15,13 @@ from kingdom.ops.security import DEV_SECRET_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG_KEY = "prod-like-" + "Zq8#vR2!mK5@" * 5
+# base64 of 32 bytes: an Ed25519 private key as the deployment's secret holds it.
+SIGNING_KEY = "cHJvZC1saWtlLXNpZ25pbmcta2V5LTMyLWJ5dGVzISE="
 # What a production process is started with (the k8s ConfigMap and Secret set these).
 PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": LONG_KEY,
+    "SIGNING_KEY": SIGNING_KEY,
     "ALLOWED_HOSTS": "kingdom.example.org",
     "CSRF_TRUSTED_ORIGINS": "https://kingdom.example.org",
     "HTTPS": "1",
@@ -29,7 +32,17 @@ def run_django(code: str, **env: str) -> subprocess.CompletedProcess:
     base = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"SECRET_KEY", "DEBUG", "SENTRY_DSN", "HTTPS", "CLOCK_QUEUE", "BOT_QUEUE"}
+        if k
+        not in {
+            "SECRET_KEY",
+            "SIGNING_KEY",
+            "NUM_PROXIES",
+            "DEBUG",
+            "SENTRY_DSN",
+            "HTTPS",
+            "CLOCK_QUEUE",
+            "BOT_QUEUE",
+        }
     }
     base.update(DJANGO_SETTINGS_MODULE="kingdom.settings", PYTHONPATH=str(ROOT), **env)
     return subprocess.run(
@@ -60,6 +73,42 @@ def test_with_debug_off_a_weak_or_missing_secret_key_refuses_to_start(key):
     assert "ImproperlyConfigured" in done.stderr
     assert "SECRET_KEY" in done.stderr
     assert "started" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    "key",
+    [None, "", "not-a-key", "c2hvcnQta2V5LTE2LWJ5dGU="],
+    ids=["unset", "empty", "not base64", "16 bytes"],
+)
+def test_with_debug_off_a_missing_or_malformed_signing_key_refuses_to_start(key):
+    # Without it each process would make a key file of its own, which a read-only root
+    # file system refuses at the first checkpoint (and several pods would sign apart).
+    env = {**PRODUCTION}
+    env.pop("SIGNING_KEY")
+    if key is not None:
+        env["SIGNING_KEY"] = key
+    done = run_django(SETUP + "print('started')", **env)
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr
+    assert "SIGNING_KEY" in done.stderr
+    assert "started" not in done.stdout
+
+
+def test_with_debug_off_the_deployment_s_signing_key_signs():
+    code = SETUP + (
+        "from games import signing; "
+        "print(signing.public_b64(signing.server_key()) == "
+        "signing.public_b64(signing.parse_private_key(settings.SIGNING_KEY)))"
+    )
+    done = run_django(code, **PRODUCTION)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
+
+
+def test_the_embedded_mode_starts_without_a_signing_key():
+    done = run_django(SETUP + "print(repr(settings.SIGNING_KEY))", DEBUG="1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "''"
 
 
 def test_the_embedded_mode_still_starts_on_the_development_key():
