@@ -58,7 +58,7 @@ def verify_export(
     """Chain, fields, replay, (once over) re-execution and signatures of an export; no
     database. ``keys`` (key id -> base64 public key, as ``GET /api/keys/`` publishes)
     are the keys trusted; without them, the keys the export embeds whose fingerprint is
-    their id, only those in ``pinned`` if given (see games.signing)."""
+    their id, only those in ``pinned`` if given (see games.storage.signing)."""
     return verify_document(document, keys=keys, pinned=pinned)
 
 

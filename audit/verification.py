@@ -9,7 +9,7 @@ Three checks, as an auditor would run them:
    ``table_started`` and re-running setup and every recorded command with it, at its
    recorded time, yields the recorded events exactly (so the clocks, and every timeout,
    follow from the recorded times too; audit.reexecution);
-4. every checkpoint the server signed (games/signing.py) is valid under a trusted key and
+4. every checkpoint the server signed (games/storage/signing.py) is valid under a trusted key and
    names an event of the log with the hash signed, and a game that is over is signed at
    its end: a log cut short, or rewritten with every hash recomputed, fails here.
 
@@ -291,7 +291,7 @@ def verify(
                 continue
             same = _same(tables.dump(rules, table), snap)
             if record["seq"] == last_seq and table.over:
-                # The state the game ended in, written when it ended (games.store).
+                # The state the game ended in, written when it ended (games.storage).
                 verdict.final_state_matches = same
                 if not same:
                     verdict.problems.append(

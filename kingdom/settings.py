@@ -186,7 +186,7 @@ BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))
 # A search bot's (``hard``) thinking time per move, for tables that set none (seconds).
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
-# The Ed25519 key that signs checkpoints of game logs (games/signing.py): base64 of the
+# The Ed25519 key that signs checkpoints of game logs (games/storage/signing.py): base64 of the
 # 32 raw bytes, or PEM, one per deployment, from its secret store. With DEBUG off the
 # process refuses to start without it. Embedded mode, unset: one key made on first use
 # and kept in SIGNING_KEY_FILE. Retired public keys (base64, comma-separated) stay

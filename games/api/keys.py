@@ -1,4 +1,4 @@
-"""``GET /api/keys/``: the public keys that sign checkpoints of game logs (games/signing.py).
+"""``GET /api/keys/``: the public keys that sign checkpoints of game logs (games/storage/signing.py).
 
 Unauthenticated: an auditor fetches it once, keeps it, and verifies exports offline with
 ``manage.py verify_export game.json --keys keys.json``.

@@ -1,4 +1,4 @@
-"""The write path's first reads: the game's row, locked, and what a command needs.
+"""The write path's first read: the game's row, locked, and what a command needs.
 
 Every write to a game runs in a transaction that first locks the game's row
 (``SELECT ... FOR UPDATE``; SQLite's IMMEDIATE transactions lock the whole database), so
@@ -11,10 +11,10 @@ import uuid
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 
 from games.errors import NotFound
-from games.models import Game, GameEvent, Seat
+from games.models import Game, Seat
+from games.storage import sql
 from games.storage.chain import GENESIS
 
 
@@ -39,32 +39,25 @@ def lock_game(game_id: uuid.UUID | str) -> Game:
 
 
 def lock_for_command(game_id: uuid.UUID | str, command_id: uuid.UUID | None) -> LockedGame:
-    """Lock the game's row and read its seats with their players (one statement), then
-    its head event's hash and where ``command_id`` was recorded (one more). The seats
-    are read under the lock, so they are as the last writer left them: an account
-    deactivated since is seen here."""
+    """Lock the game's row and read its seats with their players, its head event's hash
+    and where ``command_id`` was recorded (games/storage/sql.py).
+
+    On PostgreSQL a statement that waited for the lock sees the newest version of the
+    locked row, but the seats and events as they were before the writer it waited for
+    committed. Every writer that changes those also moves the head, so a head event the
+    read cannot see shows the wait: the read is repeated, under the lock, and sees all.
+    """
+    read = _read(game_id, command_id)
+    if read.head_hash is None and read.game.head_seq > 0:
+        read = _read(game_id, command_id)
+    return LockedGame(read.game, read.seats, read.head_hash or GENESIS, read.recorded_seq)
+
+
+def _read(game_id: uuid.UUID | str, command_id: uuid.UUID | None) -> sql.LockingRead:
     try:
-        seats = list(
-            Seat.objects.select_for_update(of=("game",))
-            .select_related("game", "user")
-            .filter(game_id=game_id)
-        )
-    except (ValidationError, ValueError, TypeError) as exc:
+        read = sql.locking_read(game_id, command_id)
+    except (ValidationError, ValueError, TypeError, AttributeError) as exc:
         raise NotFound("not_found", "No such table.") from exc
-    game = seats[0].game if seats else lock_game(game_id)
-    for seat in seats:
-        seat.game = game
-    wanted = Q(seq=game.head_seq)
-    if command_id is not None:
-        wanted |= Q(command_id=command_id)
-    head_hash, recorded = GENESIS, None
-    for seq, hash_, recorded_id in (
-        GameEvent.objects.filter(wanted, game=game)
-        .order_by()
-        .values_list("seq", "hash", "command_id")
-    ):
-        if seq == game.head_seq:
-            head_hash = hash_
-        if command_id is not None and recorded_id == command_id:
-            recorded = seq
-    return LockedGame(game, seats, head_hash, recorded)
+    if read is None:
+        raise NotFound("not_found", "No such table.")
+    return read

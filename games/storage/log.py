@@ -22,7 +22,7 @@ from games import table as tables
 from games.models import Game, GameEvent, Snapshot
 from games.rules import get_ruleset
 from games.rules.base import Event
-from games.storage import signing
+from games.storage import signing, sql
 from games.storage.chain import GENESIS, record_hash
 
 
@@ -118,8 +118,7 @@ def append(
         rows.append(row)
     old_head = game.head_seq
     game.head_seq += len(rows)
-    GameEvent.objects.bulk_create(rows)
-    Game.objects.filter(pk=game.pk).update(head_seq=game.head_seq, **(row_changes or {}))
+    sql.write(rows, game, {"head_seq": game.head_seq, **(row_changes or {})})
     periodic = game.head_seq // settings.SNAPSHOT_EVERY > old_head // settings.SNAPSHOT_EVERY
     # A game that ends keeps its final state too, so an audit can check that replaying
     # the log gives exactly the state the game ended in, not only its outcome.

@@ -4,7 +4,7 @@ A hash chain shows that a log was not changed *inside*; it cannot show that the 
 was not rewritten (every hash recomputed) or that its tail was not cut. A checkpoint
 can: only the holder of the private key can sign one, and anyone holding the published
 public key (``GET /api/keys/``) checks it offline. The server signs at every snapshot
-and at the end of every game (games/store.py), and exports carry the signatures.
+and at the end of every game (games/storage/log.py), and exports carry the signatures.
 
 The key id is the fingerprint of the public key, so a verifier who pinned a key id may
 take the public key from the export itself: a swapped key has another fingerprint. The
@@ -34,6 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from games.storage.chain import canonical
+from kingdom.ops.security import parse_private_key
 
 ALGORITHM = "ed25519"
 MESSAGE_FORMAT = "kingdom-checkpoint/1"
@@ -174,17 +175,6 @@ def keys_from_text(text: str) -> dict[str, str]:
 
 
 # ---- the server's key (settings) ------------------------------------------------------
-def parse_private_key(text: str) -> Ed25519PrivateKey:
-    """A PEM private key, or the base64 of the 32 raw bytes of one."""
-    text = text.strip()
-    if text.startswith("-----BEGIN"):
-        key = serialization.load_pem_private_key(text.encode(), password=None)
-        if not isinstance(key, Ed25519PrivateKey):
-            raise ValueError("SIGNING_KEY is not an Ed25519 private key")
-        return key
-    return Ed25519PrivateKey.from_private_bytes(base64.b64decode(text, validate=True))
-
-
 @lru_cache(maxsize=4)
 def _load(configured: str, path: str) -> Ed25519PrivateKey:
     if configured:

@@ -183,7 +183,7 @@ async def _chunks(reader: asyncio.StreamReader) -> bytes:
 class Clients:
     """One keep-alive HTTP session per server, shared by that server's players; ``via``:
     how a player sends its move ("http": POST .../commands/; "socket": on its game socket,
-    games/socket_commands.py)."""
+    games/api/moves.py)."""
 
     def __init__(self, via: str = "http") -> None:
         self.sessions: dict[str, aiohttp.ClientSession] = {}

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.core.exceptions import ImproperlyConfigured
 
 # The key the embedded (DEBUG) mode runs on; never valid with DEBUG off.
@@ -41,8 +45,6 @@ def require_production_signing_key(key: str) -> None:
             "store, to one Ed25519 key shared by every process "
             "(the base64 of 32 random bytes: head -c 32 /dev/urandom | base64)."
         )
-    from games.signing import parse_private_key
-
     try:
         parse_private_key(key)
     except (ValueError, TypeError) as exc:  # binascii.Error is a ValueError
@@ -54,3 +56,15 @@ def require_production_signing_key(key: str) -> None:
 
 def csv(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def parse_private_key(text: str) -> Ed25519PrivateKey:
+    """A PEM private key, or the base64 of the 32 raw bytes of one (the signing key of
+    games/storage/signing.py, checked here before anything else runs)."""
+    text = text.strip()
+    if text.startswith("-----BEGIN"):
+        key = serialization.load_pem_private_key(text.encode(), password=None)
+        if not isinstance(key, Ed25519PrivateKey):
+            raise ValueError("SIGNING_KEY is not an Ed25519 private key")
+        return key
+    return Ed25519PrivateKey.from_private_bytes(base64.b64decode(text, validate=True))

@@ -66,7 +66,7 @@ def test_a_move_goes_on_the_game_socket_and_no_request_is_made(new_player):
     [command] = [frame for frame in sent if frame.get("type") == "command"]
     assert command["command"] == moved["command"]
     assert command["expected_seq"] > 0 and len(command["command_id"]) == 36
-    # The answer rides in the frame of the move's events (games/consumers.py).
+    # The answer rides in the frame of the move's events (games/sockets/consumers.py).
     [frame] = [frame for frame in received if "accepted" in frame]
     answer = frame["accepted"]
     assert answer["ref"] == command["ref"] and answer["replayed"] is False

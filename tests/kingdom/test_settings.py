@@ -96,7 +96,7 @@ def test_with_debug_off_a_missing_or_malformed_signing_key_refuses_to_start(key)
 
 def test_with_debug_off_the_deployment_s_signing_key_signs():
     code = SETUP + (
-        "from games import signing; "
+        "from games.storage import signing; "
         "print(signing.public_b64(signing.server_key()) == "
         "signing.public_b64(signing.parse_private_key(settings.SIGNING_KEY)))"
     )
