@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: the whole chain runs in one thread under ASGI (kingdom/ops/sync_chain.py).
+    "kingdom.ops.sync_chain.SyncChainMiddleware",
 ]
 
 ROOT_URLCONF = "kingdom.urls"

@@ -114,9 +114,11 @@ def logging_config(fmt: str, level: str, app_level: str) -> dict[str, Any]:
 def uvicorn_loggers(level: str) -> dict[str, Any]:
     """uvicorn gives its loggers handlers of their own at start; once Django is set up
     (the application is imported before uvicorn's first line) ours replace them."""
+    # kingdom.access logs every request once, with its request id: uvicorn's own access
+    # line would be a second copy (the Procfile's --no-access-log), so only its warnings.
     return {
-        name: {"handlers": ["console"], "level": level, "propagate": False}
-        for name in ("uvicorn", "uvicorn.access")
+        "uvicorn": {"handlers": ["console"], "level": level, "propagate": False},
+        "uvicorn.access": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     }
 
 
