@@ -1,8 +1,8 @@
 """The `eventsourcing` library measured beside ``bench commands`` (``--peer eventsourcing``).
 
-The issue's yardstick for one in-process writer is that library's rate with its aggregate
-cache on, on the same machine. Sandboxes differ by 2x from one session to the next, so the
-peer runs in the same process, on the same database, right after our commands, and plays
+The yardstick for one in-process writer is that library's rate with its aggregate cache
+on, on the same machine. Machines differ by 2x from one run to the next, so the peer runs
+in the same process, on the same database, right after our commands, and plays
 the same commands: one aggregate per game, each of our commands one event on it
 (``repository.get`` from the cache, the command method, ``save``). It is the library's
 cached configuration as documented, nothing tuned: ``AGGREGATE_CACHE_MAXSIZE`` set, and
@@ -24,7 +24,6 @@ from typing import Any
 
 from django.conf import settings
 
-# 9.5 needs psycopg-pool 3.3; the service pins 3.2 (pyproject.toml).
 LIBRARY = "eventsourcing"
 
 
