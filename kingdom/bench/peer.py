@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 
-# The durable store first (the yardstick), then the in-memory one.
+# The durable store first (the yardstick: boardgame.io persisting every move), then the in-memory one.
 CONFIGS = "flatfile-direct:raw memory:raw"
 
 
