@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.api.command_route import CommandRoute  # noqa: E402
+from kingdom.ops.body_limit import BodyLimit  # noqa: E402
 from kingdom.ops.metrics import count_sockets  # noqa: E402
 from kingdom.routing import websocket_urlpatterns  # noqa: E402
 from players.tickets import TicketAuthMiddleware  # noqa: E402
@@ -22,8 +23,9 @@ router = URLRouter(websocket_urlpatterns)
 
 application = ProtocolTypeRouter(
     {
-        # API clients' moves skip Django's request (games/api/command_route.py says why).
-        "http": CommandRoute(django_asgi_app),
+        # API clients' moves skip Django's request (games/api/command_route.py says why);
+        # a body over its limit or too slow is refused as it arrives (body_limit.py).
+        "http": BodyLimit(CommandRoute(django_asgi_app)),
         # Browsers: an allowed Origin and the session cookie. API clients: ?ticket=
         # (players/tickets.py), which is the user, once.
         "websocket": count_sockets(

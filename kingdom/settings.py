@@ -260,6 +260,11 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # Largest request body under /api/ (a command is well under 1 KB): larger is a 413.
 API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(64 * 1024)))
+# Largest request body elsewhere (forms, the admin): Django's own limit for form data.
+MAX_BODY_BYTES = int(os.environ.get("MAX_BODY_BYTES", str(2_621_440)))
+# A body not all received within this many seconds is a 408 (kingdom/ops/body_limit.py
+# applies the three as the bytes arrive).
+BODY_TIMEOUT_SECONDS = float(os.environ.get("BODY_TIMEOUT_SECONDS", "10"))
 
 
 def env_rate(scope: str, default: str) -> str | None:

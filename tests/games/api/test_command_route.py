@@ -333,6 +333,7 @@ def test_a_busy_pool_before_the_write_is_left_to_django(apps, table, monkeypatch
 def test_the_served_application_routes_moves_this_way():
     from kingdom import asgi
 
-    http = asgi.application.application_mapping["http"]
+    limited = asgi.application.application_mapping["http"]
+    http = limited.app  # behind the body's limits (kingdom/ops/body_limit.py)
     assert isinstance(http, command_route.CommandRoute)
     assert http.django_app is asgi.django_asgi_app
