@@ -279,6 +279,12 @@ REST_FRAMEWORK = {
         "players.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # DRF's parsers, the JSON one held to the API's body rules (games/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.json_error_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -306,7 +312,7 @@ SPECTACULAR_SETTINGS = {
         "ReportStatusEnum": "community.models.Report.Status",
     },
     # The API's clients send JSON; DRF's form and multipart parsers stay undocumented.
-    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    "PARSER_WHITELIST": ["games.api.parsers.JSONParser"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.responses.empty_query_values_allowed",

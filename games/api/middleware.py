@@ -4,7 +4,8 @@ whatever still goes wrong under /api/ answers JSON ``{"code", "message"}``.
 Before the view: a body over ``API_MAX_BODY_BYTES`` is a 413 (not read further); a JSON
 body nested deeper than ``API_MAX_JSON_DEPTH`` (json's recursion would raise), or holding
 a NUL (PostgreSQL refuses it in text) or a lone surrogate (no encoding can store it), is a
-400; so is a NUL in the path or the query. After: an uncaught exception is a logged JSON
+400; so is a NUL in the path or the query; a JSON body in a charset other than UTF-8 is
+a 415. After: an uncaught exception is a logged JSON
 500 with no traceback text, and an HTML 404 (the debug page) becomes JSON.
 """
 
@@ -23,6 +24,7 @@ from games.api.errors import is_api, json_error, server_error_json
 log = logging.getLogger(__name__)
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
+UTF_8 = frozenset({"utf-8", "utf8"})
 
 
 class ApiGuardMiddleware:
@@ -63,7 +65,13 @@ def refuse(request: HttpRequest) -> HttpResponse | None:
     if declared > limit or len(request.body) > limit:
         return json_error("too_large", f"A request body holds at most {limit} bytes.", 413)
     body = request.body
-    if not body or "json" not in request.content_type:
+    if "json" not in request.content_type:
+        return None
+    charset = request.content_params.get("charset", "utf-8").strip().lower()
+    if charset not in UTF_8:
+        # JSON is UTF-8 (RFC 8259); this guard and the parser read it as that.
+        return json_error("unsupported_charset", "A JSON body is UTF-8 (charset=utf-8).", 415)
+    if not body:
         return None
     return _refuse_json(body)
 
