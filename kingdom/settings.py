@@ -279,6 +279,8 @@ REST_FRAMEWORK = {
         "players.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON only: no browsable HTML pages under /api/ (Accept: text/html alone is a 406).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # DRF's parsers, the JSON one held to the API's body rules (games/api/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
         "games.api.parsers.JSONParser",

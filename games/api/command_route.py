@@ -63,9 +63,9 @@ PATH = re.compile(
     r"/commands/$"
 )
 THROTTLE_SCOPE = "commands"  # TableCommands.throttle_scope
-# What DRF adds to the view's answers (content negotiation, the view's methods); a
-# session-aware authentication makes Django add Cookie to Vary on every answer.
-VIEW_HEADERS = {"Vary": "Accept, Cookie", "Allow": "POST, OPTIONS"}
+# What DRF adds to the view's answers (the view's methods; no Vary: Accept, as the API
+# renders JSON only); a session-aware authentication makes Django add Cookie to Vary.
+VIEW_HEADERS = {"Vary": "Cookie", "Allow": "POST, OPTIONS"}
 GUARD_HEADERS = {"Vary": "Cookie"}  # the API guard's JSON 500
 ACCEPTS_PLAIN_JSON = frozenset({b"", b"*/*", b"application/json"})
 Answer = tuple[int, dict[str, Any], dict[str, str]]
