@@ -23,11 +23,19 @@ def env_bool(name: str, default: bool) -> bool:
     return default if value is None else value.lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", ops_security.DEV_SECRET_KEY)
+# On by default in the embedded mode (no DATABASE_URL), where `run.py serve` turns it
+# off when the server is bound beyond loopback: Django's debug pages show settings and
+# code to whoever asks.
 DEBUG = env_bool("DEBUG", "DATABASE_URL" not in os.environ)
 
 # --- Security (production): kingdom/ops/security.py ----------------------------------
 # With DEBUG off the process refuses to start on the development key or a weak one.
+# Without SECRET_KEY, SECRET_KEY_FILE names a file that holds the key, made (random) on
+# the first start when it is missing: `run.py serve` beyond loopback uses .secret_key.
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY and os.environ.get("SECRET_KEY_FILE"):
+    SECRET_KEY = ops_security.file_secret_key(Path(os.environ["SECRET_KEY_FILE"]))
+SECRET_KEY = SECRET_KEY or ops_security.DEV_SECRET_KEY
 if not DEBUG:
     ops_security.require_production_secret_key(SECRET_KEY)
 # HTTPS=1: the service is reached over TLS (a proxy or ingress terminates it and sets

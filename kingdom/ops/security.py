@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+from pathlib import Path
+
 from django.core.exceptions import ImproperlyConfigured
 
 # The key the embedded (DEBUG) mode runs on; never valid with DEBUG off.
@@ -28,6 +32,22 @@ def require_production_secret_key(key: str) -> None:
             f"DEBUG is off and SECRET_KEY is weak: it needs at least {MIN_SECRET_KEY_LENGTH} "
             f"characters, {MIN_SECRET_KEY_UNIQUE} of them distinct."
         )
+
+
+def file_secret_key(path: Path) -> str:
+    """The key kept in ``path``; missing, one is made (random, readable by its owner
+    only) and kept there, so sessions outlive a restart."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text().strip()
+        if key:
+            return key
+        raise ImproperlyConfigured(f"{path} is empty: delete it to make a new key.") from None
+    key = secrets.token_urlsafe(64)
+    with os.fdopen(descriptor, "w") as out:
+        out.write(key + "\n")
+    return key
 
 
 def csv(value: str) -> list[str]:
