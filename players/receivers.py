@@ -1,22 +1,24 @@
 """The players app's side of games: ratings recorded when a game finishes
 (games.signals.game_finished), the ratings games shows on its tables
 (games.selectors.ratings, set in players/apps.py), and a logout closing the sockets its
-session opened."""
+session opened, and each account's name skeletons kept in step with its name."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from games import publish, signals
 from games import table as tables
 from games.models import Game
-from players import services
-from players.models import Rating, RatingChange
+from players import names, services
+from players.models import NameSkeleton, Rating, RatingChange
 
 
 @receiver(signals.game_finished, dispatch_uid="players.record_result")
@@ -58,3 +60,17 @@ class SeatRatings:
 
 
 RATINGS = SeatRatings()
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="players.name_skeleton")
+def keep_name_skeleton(*, instance: Any, update_fields: Collection[str] | None, **_: Any) -> None:
+    # Every way an account is made or renamed (sign-up, the admin, createsuperuser);
+    # a save of other fields (a login's last_login) leaves the name as it was.
+    if update_fields is not None and "username" not in update_fields:
+        return
+    wanted = names.skeletons(instance.get_username())
+    with transaction.atomic():
+        NameSkeleton.objects.filter(user=instance).exclude(skeleton__in=wanted).delete()
+        NameSkeleton.objects.bulk_create(
+            [NameSkeleton(user=instance, skeleton=s) for s in wanted], ignore_conflicts=True
+        )
