@@ -187,6 +187,13 @@ WS_TICKET_SECONDS = int(os.environ.get("WS_TICKET_SECONDS", "30"))
 # thread, the embedded server's default) or "inline" (drained in the caller's thread
 # without recursion; tests and benchmarks) or "none".
 BOT_RUNNER = os.environ.get("BOT_RUNNER", "celery" if REDIS_URL else "thread")
+# Threads of the in-process runner ("thread"): each account's bots use one at a time, so
+# another account's bot finds one free (bots/runner.py).
+BOT_RUNNER_THREADS = int(os.environ.get("BOT_RUNNER_THREADS", "2"))
+# What one account may start (games/services/lobby.py): tables with searching (hard) bots
+# in play at once, and their thinking time a round (seconds x searching bots, summed).
+BOT_SEARCH_TABLES_PER_ACCOUNT = int(os.environ.get("BOT_SEARCH_TABLES_PER_ACCOUNT", "2"))
+BOT_THINK_BUDGET_SECONDS = float(os.environ.get("BOT_THINK_BUDGET_SECONDS", "40"))
 # Pause before an in-process bot move so people can follow the game (seconds).
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))
 # A search bot's (``hard``) thinking time per move, for tables that set none (seconds).
