@@ -8,7 +8,9 @@ python3 run.py lint    # ruff, lint-imports and mypy (CI runs it before the test
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import ipaddress
 import os
 import shutil
 import socket
@@ -111,13 +113,70 @@ def ensure_chromium() -> None:
         )
 
 
+def bound_host(address: str) -> str:
+    """The host of runserver's address: "8000", "0.0.0.0:8000", "[::1]:8000"."""
+    if address.isdigit() or ":" not in address:
+        return "127.0.0.1" if address.isdigit() else address
+    return address.rsplit(":", 1)[0].strip("[]")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def own_addresses() -> set[str]:
+    """This machine's names and addresses, as people on the network reach it."""
+    names = {socket.gethostname(), socket.getfqdn()}
+    with contextlib.suppress(OSError):
+        names |= {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None)}
+    # The address of the route out (a UDP "connect" sends nothing).
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))
+        names.add(probe.getsockname()[0])
+    return {n for n in names if n}
+
+
+def serve_environment(address: str, env: dict[str, str]) -> dict[str, str]:
+    """The server's environment: bound beyond loopback, DEBUG is off (Django's debug
+    pages would show settings and code to the network) unless chosen on purpose, and the
+    bound address, or this machine's addresses for 0.0.0.0, are allowed hosts."""
+    env = dict(env)
+    host = bound_host(address)
+    if is_loopback(host):
+        return env
+    env.setdefault("DEBUG", "0")
+    if env["DEBUG"] == "0":
+        # DEBUG off refuses the development key: a random one of this checkout's own.
+        env.setdefault("SECRET_KEY_FILE", str(ROOT / ".secret_key"))
+        # Plain http on the network: a secure-only cookie would never come back.
+        env.setdefault("SESSION_COOKIE_SECURE", "0")
+        env.setdefault("CSRF_COOKIE_SECURE", "0")
+        env.setdefault("LOG_FORMAT", "console")
+    if "ALLOWED_HOSTS" not in env:
+        hosts = {"127.0.0.1", "localhost", "[::1]"}
+        if host in {"0.0.0.0", "::"}:
+            hosts |= {f"[{h}]" if ":" in h else h for h in own_addresses()}
+        else:
+            hosts.add(f"[{host}]" if ":" in host else host)
+        env["ALLOWED_HOSTS"] = ",".join(sorted(hosts))
+    return env
+
+
 def serve() -> None:
     install()
     sh(PY, "manage.py", "migrate", "--noinput")
     extra = sys.argv[2:]
     # An address or port given first replaces the default one (runserver takes one only).
     address = extra.pop(0) if extra and not extra[0].startswith("-") else "127.0.0.1:8000"
-    os.execv(str(PY), [str(PY), "manage.py", "runserver", address, *extra])
+    env = serve_environment(address, dict(os.environ))
+    if env.get("DEBUG") == "0" and "DEBUG" not in os.environ:
+        print(f"Serving {address} beyond loopback: DEBUG off, hosts {env['ALLOWED_HOSTS']}")
+    os.execve(str(PY), [str(PY), "manage.py", "runserver", address, *extra], env)
 
 
 def lint() -> None:

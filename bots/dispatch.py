@@ -1,8 +1,8 @@
 """Scheduling bot turns after a commit, by the configured runner.
 
 - ``celery``: one task per bot seat to act, on the ``bots`` queue.
-- ``thread``: an in-process worker thread (the embedded server), with a short pause per
-  move so people can follow the game.
+- ``thread``: in-process worker threads (the embedded server), fair across the tables'
+  hosts (bots/runner.py), with a short pause per move so people can follow the game.
 - ``inline``: run in the calling thread, as a loop rather than a recursion, so an all-bot
   game of any length finishes without touching the recursion limit.
 - ``none``: nothing is scheduled (tests that drive bot turns by hand).
@@ -24,7 +24,6 @@ duplicate nudge (several sweepers, or a nudge racing the original task) a no-op.
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
 import uuid
@@ -36,6 +35,7 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from bots import turn_task, turns
+from bots.runner import FairRunner
 from games import table as tables
 from games.models import Game, GameEvent, Seat
 
@@ -99,7 +99,8 @@ def _send(game: Game, jobs: list[Job]) -> int:
                 log.exception("could not send bot turn %s; a clock sweep sends it later", job)
         return sent
     elif runner == "thread":
-        _worker().put_all(jobs)
+        # Queued per host: one account's bots never hold up another's (bots/runner.py).
+        _worker().put_all(game.created_by_id or str(game.id), jobs)
     elif runner == "inline":
         _inline.run(jobs)
     # "none": bots wait (tests that drive bot turns by hand, maintenance).
@@ -177,38 +178,25 @@ class _Inline(threading.local):
 _inline = _Inline()
 
 
-class _Worker:
-    def __init__(self) -> None:
-        self.jobs: queue.Queue[Job] = queue.Queue()
-        thread = threading.Thread(target=self._loop, name="bot-turns", daemon=True)
-        thread.start()
-
-    def put_all(self, jobs: list[Job]) -> None:
-        for job in jobs:
-            self.jobs.put(job)
-
-    def _loop(self) -> None:
-        while True:
-            job = self.jobs.get()
-            time.sleep(settings.BOT_MOVE_DELAY)
-            try:
-                close_old_connections()
-                turns.take_turn(*job)
-            except Exception:
-                log.exception("bot turn %s failed", job)
-            finally:
-                close_old_connections()
+def _run_turn(account: object, job: Job) -> None:
+    time.sleep(settings.BOT_MOVE_DELAY)
+    try:
+        close_old_connections()
+        turns.take_turn(*job)
+    finally:
+        close_old_connections()
 
 
 _worker_lock = threading.Lock()
-_the_worker: _Worker | None = None
+_the_worker: FairRunner | None = None
 
 
-def _worker() -> _Worker:
+def _worker() -> FairRunner:
+    """The in-process runner: fair across the tables' hosts (bots/runner.py)."""
     global _the_worker
     with _worker_lock:
         if _the_worker is None:
-            _the_worker = _Worker()
+            _the_worker = FairRunner(_run_turn, settings.BOT_RUNNER_THREADS)
         return _the_worker
 
 

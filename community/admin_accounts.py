@@ -14,12 +14,12 @@ from django.http import HttpRequest
 from community import services
 from community.admin_mutes import MuteForm, mute_users
 from games import services as game_services
-from games.admin_actions import with_reason
+from games.admin_actions import HiddenFieldsUnsearchable, with_reason
 
 User = get_user_model()
 
 
-class PlayerAdmin(UserAdmin):
+class PlayerAdmin(HiddenFieldsUnsearchable, UserAdmin):
     """Django's user admin plus the moderation actions (moderators only)."""
 
     actions = ["ban_accounts", "lift_bans", "mute_players", "unmute_players"]

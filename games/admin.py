@@ -11,7 +11,12 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games import services
-from games.admin_actions import ModeratorAccess, game_links, with_reason
+from games.admin_actions import (
+    HiddenFieldsUnsearchable,
+    ModeratorAccess,
+    game_links,
+    with_reason,
+)
 from games.models import Game, GameEvent, Seat, Snapshot
 
 
@@ -104,10 +109,12 @@ class SeatAdmin(ModeratorAccess, admin.ModelAdmin):
 
 @admin.register(GameEvent)
 class GameEventAdmin(ModeratorAccess, admin.ModelAdmin):
-    """Read-only. Shows public data only: private parts are never rendered here."""
+    """Read-only. Shows public data only: private parts are never rendered here, and the
+    command (a bid names its card) only once the game is over."""
 
     list_display = ("game", "seq", "type", "actor", "recorded_at")
     list_filter = ("type",)
+    list_select_related = ("game",)
     search_fields = ("game__id",)
     fields = (
         "game",
@@ -116,16 +123,20 @@ class GameEventAdmin(ModeratorAccess, admin.ModelAdmin):
         "public",
         "actor",
         "command_id",
-        "command",
+        "recorded_command",
         "recorded_at",
         "prev_hash",
         "hash",
     )
     readonly_fields = fields
 
+    @admin.display(description="command")
+    def recorded_command(self, event: GameEvent) -> Any:
+        return event.command if event.game.is_over else "(shown once the game is over)"
+
 
 @admin.register(Snapshot)
-class SnapshotAdmin(admin.ModelAdmin):
+class SnapshotAdmin(HiddenFieldsUnsearchable, admin.ModelAdmin):
     """Read-only: snapshots are a cache of folds of the event log, written by the store."""
 
     list_display = ("game", "seq", "created_at")

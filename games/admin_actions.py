@@ -9,13 +9,55 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model, QuerySet
+from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
 
 from games import services
 from games.errors import ServiceError
+
+# What no one may see while a game is played, the staff included (the audit rule): the
+# seed (revealed by the audit page once the game is over), the events' private parts, the
+# recorded commands (a bid's card) and the snapshots' whole state. The admin never shows
+# them, so it must not filter on them either: a filter's "1 game" or "0 games" would read
+# them out a character at a time.
+HIDDEN_FIELDS: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("games.game", "seed"),
+        ("games.gameevent", "private"),
+        ("games.gameevent", "command"),
+        ("games.snapshot", "state"),
+    }
+)
+
+
+def touches_hidden_field(model: type[Model], lookup: str) -> bool:
+    """Whether the query-string lookup ``lookup`` on ``model`` reaches a hidden field,
+    directly or through relations (``game__seed__startswith``)."""
+    for part in lookup.split(LOOKUP_SEP):
+        try:
+            field = model._meta.get_field(part)
+        except FieldDoesNotExist:
+            return False
+        if (model._meta.label_lower, field.name) in HIDDEN_FIELDS:
+            return True
+        path_infos = getattr(field, "path_infos", None)
+        if not path_infos:
+            return False
+        model = path_infos[-1].to_opts.model
+    return False
+
+
+class HiddenFieldsUnsearchable:
+    """Refuses the changelist's lookups on hidden fields (Django answers 400)."""
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if touches_hidden_field(self.model, lookup):  # type: ignore[attr-defined]
+            return False
+        return super().lookup_allowed(lookup, value, request)  # type: ignore[misc]
 
 
 class ReasonForm(forms.Form):
@@ -57,8 +99,9 @@ def with_reason(
     return TemplateResponse(request, "admin/games/moderation_reason.html", context)
 
 
-class ModeratorAccess:
-    """Moderators (staff with games.moderate) see these models without model perms."""
+class ModeratorAccess(HiddenFieldsUnsearchable):
+    """Moderators (staff with games.moderate) see these models without model perms, and
+    no lookup reaches a hidden field."""
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return services.can_moderate(request.user)

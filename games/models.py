@@ -152,7 +152,7 @@ class GameEvent(models.Model):
 class Snapshot(models.Model):
     """The engine's dumped state after event ``seq``: loading starts from the latest.
 
-    Each snapshot is also a signed checkpoint (games/signing.py): the server's Ed25519
+    Each snapshot is also a signed checkpoint (games/storage/signing.py): the server's Ed25519
     signature of (game, seq, the hash of event ``seq``), which anyone holding the
     published key checks offline. Never updated or deleted (a trigger refuses it on PG).
     """

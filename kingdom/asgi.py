@@ -11,6 +11,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from kingdom.ops.body_limit import BodyLimit  # noqa: E402
 from kingdom.ops.metrics import count_sockets  # noqa: E402
 from kingdom.ops.origin import SameOriginValidator  # noqa: E402
 from kingdom.routing import websocket_urlpatterns  # noqa: E402
@@ -20,7 +21,8 @@ router = URLRouter(websocket_urlpatterns)
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # A body over its limit or too slow is refused as it arrives (body_limit.py).
+        "http": BodyLimit(django_asgi_app),
         # Browsers: this site's own Origin and the session cookie. API clients: ?ticket=
         # (players/tickets.py), which is the user, once.
         "websocket": count_sockets(

@@ -23,11 +23,19 @@ def env_bool(name: str, default: bool) -> bool:
     return default if value is None else value.lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", ops_security.DEV_SECRET_KEY)
+# On by default in the embedded mode (no DATABASE_URL), where `run.py serve` turns it
+# off when the server is bound beyond loopback: Django's debug pages show settings and
+# code to whoever asks.
 DEBUG = env_bool("DEBUG", "DATABASE_URL" not in os.environ)
 
 # --- Security (production): kingdom/ops/security.py ----------------------------------
 # With DEBUG off the process refuses to start on the development key or a weak one.
+# Without SECRET_KEY, SECRET_KEY_FILE names a file that holds the key, made (random) on
+# the first start when it is missing: `run.py serve` beyond loopback uses .secret_key.
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY and os.environ.get("SECRET_KEY_FILE"):
+    SECRET_KEY = ops_security.file_secret_key(Path(os.environ["SECRET_KEY_FILE"]))
+SECRET_KEY = SECRET_KEY or ops_security.DEV_SECRET_KEY
 if not DEBUG:
     ops_security.require_production_secret_key(SECRET_KEY)
 # HTTPS=1: the service is reached over TLS (a proxy or ingress terminates it and sets
@@ -183,6 +191,13 @@ WS_TICKET_SECONDS = int(os.environ.get("WS_TICKET_SECONDS", "30"))
 # thread, the embedded server's default) or "inline" (drained in the caller's thread
 # without recursion; tests and benchmarks) or "none".
 BOT_RUNNER = os.environ.get("BOT_RUNNER", "celery" if REDIS_URL else "thread")
+# Threads of the in-process runner ("thread"): each account's bots use one at a time, so
+# another account's bot finds one free (bots/runner.py).
+BOT_RUNNER_THREADS = int(os.environ.get("BOT_RUNNER_THREADS", "2"))
+# What one account may start (games/services/lobby.py): tables with searching (hard) bots
+# in play at once, and their thinking time a round (seconds x searching bots, summed).
+BOT_SEARCH_TABLES_PER_ACCOUNT = int(os.environ.get("BOT_SEARCH_TABLES_PER_ACCOUNT", "2"))
+BOT_THINK_BUDGET_SECONDS = float(os.environ.get("BOT_THINK_BUDGET_SECONDS", "40"))
 # Pause before an in-process bot move so people can follow the game (seconds).
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))
 # A search bot's (``hard``) thinking time per move, for tables that set none (seconds).
@@ -269,6 +284,11 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # Largest request body under /api/ (a command is well under 1 KB): larger is a 413.
 API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(64 * 1024)))
+# Largest request body elsewhere (forms, the admin): Django's own limit for form data.
+MAX_BODY_BYTES = int(os.environ.get("MAX_BODY_BYTES", str(2_621_440)))
+# A body not all received within this many seconds is a 408 (kingdom/ops/body_limit.py
+# applies the three as the bytes arrive).
+BODY_TIMEOUT_SECONDS = float(os.environ.get("BODY_TIMEOUT_SECONDS", "10"))
 
 
 def env_rate(scope: str, default: str) -> str | None:
@@ -283,6 +303,14 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON only: no browsable HTML pages under /api/ (Accept: text/html alone is a 406).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # DRF's parsers, the JSON one held to the API's body rules (games/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.json_error_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -313,7 +341,7 @@ SPECTACULAR_SETTINGS = {
         "ReportStatusEnum": "community.models.Report.Status",
     },
     # The API's clients send JSON; DRF's form and multipart parsers stay undocumented.
-    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    "PARSER_WHITELIST": ["games.api.parsers.JSONParser"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.responses.empty_query_values_allowed",

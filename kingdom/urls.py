@@ -48,5 +48,7 @@ urlpatterns = [
 ]
 
 # JSON {"code", "message"} under /api/, the site's pages elsewhere.
+handler400 = "games.api.errors.bad_request_page"
+handler403 = "games.api.errors.permission_denied_page"
 handler404 = "games.api.errors.not_found_page"
 handler500 = "games.api.errors.server_error_page"

@@ -88,6 +88,9 @@ class TokenObtain(ObtainAuthToken):
     # ObtainAuthToken turns throttling off; a password guesser is what the limit is for.
     throttle_classes = APIView.throttle_classes
     throttle_scope = "login"
+    # Its own parsers are DRF's plain ones; the configured ones hold bodies to the API's
+    # rules (games/api/parsers.py).
+    parser_classes = APIView.parser_classes
 
 
 class TokenRevoke(APIView):

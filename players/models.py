@@ -50,3 +50,23 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+
+class NameSkeleton(models.Model):
+    """A skeleton of an account's name (``players.names.skeletons``: one or two), kept in
+    step with the name on every save: a sign-up's look-alike check is one lookup on the
+    index."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="name_skeletons", on_delete=models.CASCADE
+    )
+    # A prototype may be longer than its character ("m" reads as "rn"): room for that.
+    skeleton = models.CharField(max_length=600, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "skeleton"], name="one_row_per_skeleton")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ~ {self.skeleton}"

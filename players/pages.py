@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
@@ -33,9 +34,19 @@ def _throttled(request: HttpRequest, scope: str, template: str, form: Any) -> Ht
     return response
 
 
+class SignupForm(UserCreationForm):
+    """Django's, refusing a name that reads like a player's (as the API does)."""
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if username and selectors.name_look_alike_taken(username):
+            raise forms.ValidationError("That username is taken, or looks like one that is.")
+        return username
+
+
 def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
-    if refused := _throttled(request, "signup", "players/signup.html", UserCreationForm()):
+    form = SignupForm(request.POST or None)
+    if refused := _throttled(request, "signup", "players/signup.html", SignupForm()):
         return refused
     if request.method == "POST" and form.is_valid():
         user = form.save()

@@ -1,7 +1,8 @@
 """The players app's side of games: ratings recorded when a game finishes
 (games.signals.game_finished), the ratings games shows on its tables
-(games.selectors.ratings, set in players/apps.py), and the sockets (and unused socket
-tickets) of a session that logs out or an account that is deactivated, closed."""
+(games.selectors.ratings, set in players/apps.py), the sockets (and unused socket
+tickets) of a session that logs out or an account that is deactivated, closed, and each
+account's name skeletons kept in step with its name."""
 
 from __future__ import annotations
 
@@ -11,14 +12,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
-from django.db.models.signals import pre_save
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from games import publishing, signals
 from games import table as tables
 from games.models import Game
-from players import services, tickets
-from players.models import Rating, RatingChange
+from players import names, services, tickets
+from players.models import NameSkeleton, Rating, RatingChange
 
 
 @receiver(signals.game_finished, dispatch_uid="players.record_result")
@@ -72,3 +73,17 @@ class SeatRatings:
 
 
 RATINGS = SeatRatings()
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="players.name_skeleton")
+def keep_name_skeleton(*, instance: Any, update_fields: Collection[str] | None, **_: Any) -> None:
+    # Every way an account is made or renamed (sign-up, the admin, createsuperuser);
+    # a save of other fields (a login's last_login) leaves the name as it was.
+    if update_fields is not None and "username" not in update_fields:
+        return
+    wanted = names.skeletons(instance.get_username())
+    with transaction.atomic():
+        NameSkeleton.objects.filter(user=instance).exclude(skeleton__in=wanted).delete()
+        NameSkeleton.objects.bulk_create(
+            [NameSkeleton(user=instance, skeleton=s) for s in wanted], ignore_conflicts=True
+        )

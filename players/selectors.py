@@ -16,7 +16,8 @@ from django.db.models import Count, F, OuterRef, QuerySet, Subquery
 from games.errors import NotFound
 from games.models import Game
 from games.rules import all_rulesets
-from players.models import START_RATING, Rating, RatingChange
+from players import names
+from players.models import START_RATING, NameSkeleton, Rating, RatingChange
 
 PROFILE_GAMES = 100
 
@@ -43,6 +44,12 @@ def player_get(username: str) -> AbstractBaseUser:
 
 
 # ---- ratings ----------------------------------------------------------------------------
+def name_look_alike_taken(username: str) -> bool:
+    """An account's name reads as ``username`` (a skeleton in common: another script's
+    letters, another case, "0" for "O"...): one lookup on the skeletons' index."""
+    return NameSkeleton.objects.filter(skeleton__in=names.skeletons(username)).exists()
+
+
 def rating_of(user: AbstractBaseUser, ruleset: str) -> float:
     row = Rating.objects.filter(user=user, ruleset=ruleset).first()
     return row.value if row else START_RATING

@@ -18,7 +18,7 @@ from games import publishing
 from games import table as tables
 from games.errors import Conflict
 from games.models import Game, Seat
-from players import tickets
+from players import selectors, tickets
 from players.models import Rating, RatingChange
 from players.ratings import elo_deltas, unrated_reason
 
@@ -27,12 +27,13 @@ from players.ratings import elo_deltas, unrated_reason
 def account_create(*, username: str, password: str) -> tuple[AbstractBaseUser, str]:
     """A new account and its API token, as ``(user, token key)``.
 
-    ``Conflict("username_taken")`` when the name is taken in any letter case (as on the
-    sign-up page: "Ana" beside "ana" would be a look-alike of another player); a password
-    Django's validators refuse is a 400 on the ``password`` field."""
+    ``Conflict("username_taken")`` when the name is taken or reads like a name that is
+    (as on the sign-up page: "Ana", or "аna" with a Cyrillic "а", beside "ana" would
+    pass for another player); a password Django's validators refuse is a 400 on the
+    ``password`` field."""
     users = get_user_model()
-    if users.objects.filter(username__iexact=username).exists():
-        raise Conflict("username_taken", "That username is taken.")
+    if selectors.name_look_alike_taken(username):
+        raise Conflict("username_taken", "That username is taken, or looks like one that is.")
     try:
         validate_password(password, users(username=username))
     except DjangoValidationError as exc:

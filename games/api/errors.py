@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import DisallowedHost
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from psycopg_pool import PoolTimeout
@@ -81,6 +82,24 @@ def not_found_page(request: HttpRequest, exception: Exception | None = None) -> 
     if is_api(request):
         return json_error("not_found", "Not found.", 404)
     return defaults.page_not_found(request, exception)
+
+
+def bad_request_page(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler400 (a Host not allowed, a suspicious request): JSON under /api/."""
+    if is_api(request):
+        if isinstance(exception, DisallowedHost):
+            return json_error("bad_host", "This Host header is not served here.", 400)
+        return json_error("bad_request", "Bad request.", 400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied_page(
+    request: HttpRequest, exception: Exception | None = None
+) -> HttpResponse:
+    """handler403: JSON under /api/."""
+    if is_api(request):
+        return json_error("forbidden", "You may not do this.", 403)
+    return defaults.permission_denied(request, exception)
 
 
 def server_error_page(request: HttpRequest) -> HttpResponse:

@@ -4,8 +4,10 @@ whatever still goes wrong under /api/ answers JSON ``{"code", "message"}``.
 Before the view: a body over ``API_MAX_BODY_BYTES`` is a 413 (not read further); a JSON
 body nested deeper than ``API_MAX_JSON_DEPTH`` (json's recursion would raise), or holding
 a NUL (PostgreSQL refuses it in text) or a lone surrogate (no encoding can store it), is a
-400; so is a NUL in the path or the query. After: an uncaught exception is a logged JSON
-500 with no traceback text, and an HTML 404 (the debug page) becomes JSON.
+400; so is a NUL in the path or the query, and a Host not allowed; a JSON body in a
+charset other than UTF-8 is a 415; an address without its final slash is a 404 naming it.
+After: an uncaught exception is a logged JSON 500 with no traceback text, and any HTML
+error page (a debug page) becomes JSON.
 """
 
 from __future__ import annotations
@@ -13,16 +15,20 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from http import HTTPStatus
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
+from django.urls import is_valid_path
 
 from games import json_input
-from games.api.errors import is_api, json_error, server_error_json
+from games.api.errors import bad_request_page, is_api, json_error, server_error_json
 
 log = logging.getLogger(__name__)
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
+UTF_8 = frozenset({"utf-8", "utf8"})
 
 
 class ApiGuardMiddleware:
@@ -36,8 +42,11 @@ class ApiGuardMiddleware:
         if refusal is not None:
             return refusal
         response = self.get_response(request)
-        if response.status_code == 404 and response.get("Content-Type", "").startswith("text/"):
-            return json_error("not_found", "Not found.", 404)
+        if response.status_code >= 400 and response.get("Content-Type", "").startswith("text/"):
+            # Django's own pages (the debug ones included) become the API's JSON.
+            status = HTTPStatus(response.status_code)
+            code = status.phrase.lower().replace(" ", "_").replace("-", "_")
+            return json_error(code, f"{status.phrase}.", response.status_code)
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
@@ -53,6 +62,16 @@ def refuse(request: HttpRequest) -> HttpResponse | None:
         "\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()
     ):
         return json_error("bad_text", "Text may not contain NUL characters.", 400)
+    try:
+        request.get_host()
+    except DisallowedHost as exc:
+        # Answered here, as Django answers it without DEBUG (logged, then handler400), so
+        # that the debug page never answers an API client.
+        logging.getLogger("django.security.DisallowedHost").error(str(exc))
+        return bad_request_page(request, exc)
+    if missing_slash(request):
+        where = f"{request.path}/"
+        return json_error("not_found", f"Not found; the address ends with a slash: {where}", 404)
     if request.method not in BODY_METHODS:
         return None
     limit = getattr(settings, "API_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)
@@ -63,7 +82,13 @@ def refuse(request: HttpRequest) -> HttpResponse | None:
     if declared > limit or len(request.body) > limit:
         return json_error("too_large", f"A request body holds at most {limit} bytes.", 413)
     body = request.body
-    if not body or "json" not in request.content_type:
+    if "json" not in request.content_type:
+        return None
+    charset = request.content_params.get("charset", "utf-8").strip().lower()
+    if charset not in UTF_8:
+        # JSON is UTF-8 (RFC 8259); this guard and the parser read it as that.
+        return json_error("unsupported_charset", "A JSON body is UTF-8 (charset=utf-8).", 415)
+    if not body:
         return None
     return _refuse_json(body)
 
@@ -79,3 +104,13 @@ def _refuse_json(body: bytes) -> HttpResponse | None:
     if problem is None:
         return None
     return json_error(problem.code, problem.message, 400)
+
+
+def missing_slash(request: HttpRequest) -> bool:
+    """An address that exists only with a final slash (CommonMiddleware would answer an
+    empty 301, or for a POST under DEBUG raise a RuntimeError)."""
+    path = request.path_info
+    if not settings.APPEND_SLASH or path.endswith("/"):
+        return False
+    urlconf = getattr(request, "urlconf", None)
+    return not is_valid_path(path, urlconf) and is_valid_path(f"{path}/", urlconf)

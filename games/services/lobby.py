@@ -6,8 +6,10 @@ import secrets
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games import clocks, storage
@@ -26,6 +28,9 @@ from games.services.writing import (
     ruleset_named,
 )
 from games.storage.chain import seed_commitment
+
+# Bot levels that search for the table's whole thinking time on every move.
+THINKING_LEVELS = frozenset({"hard"})
 
 
 def _require_open(game: Game) -> None:
@@ -98,6 +103,41 @@ def _clean_think_seconds(value: Any) -> float | None:
     return float(value)
 
 
+def _require_think_budget(seconds: float) -> None:
+    budget = settings.BOT_THINK_BUDGET_SECONDS
+    if seconds > budget:
+        raise Conflict(
+            "bot_think_budget",
+            f"Your tables' thinking bots would think {seconds:g} seconds a round; one "
+            f"account may have them think {budget:g}. Fewer hard bots or a shorter "
+            "thinking time would fit.",
+        )
+
+
+def _require_bot_allowance(game: Game, thinking: int) -> None:
+    """What one account (the table's host) may have its bots do at once: so many tables
+    of thinking bots in play, thinking so long a round in all. The bot runners are shared;
+    these keep one account from filling them."""
+    if not thinking or game.created_by_id is None:
+        return
+    in_play = list(
+        Game.objects.filter(created_by_id=game.created_by_id, status=Game.Status.ACTIVE)
+        .exclude(pk=game.pk)
+        .annotate(thinking=Count("seats", filter=Q(seats__bot_level__in=THINKING_LEVELS)))
+        .filter(thinking__gt=0)
+    )
+    most = settings.BOT_SEARCH_TABLES_PER_ACCOUNT
+    if len(in_play) >= most:
+        raise Conflict(
+            "too_many_bot_tables",
+            f"One account may have {most} tables of hard bots in play at once; finish or "
+            "abort one first.",
+        )
+    _require_think_budget(
+        sum(g.think_seconds * g.thinking for g in in_play) + game.think_seconds * thinking
+    )
+
+
 def _next_order(game: Game) -> int:
     last = game.seats.order_by("-joined_order").first()
     return last.joined_order + 1 if last else 0
@@ -138,6 +178,9 @@ def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium"
     if level not in BOT_LEVELS:
         raise ServiceError("bad_bot_level", f"Bot level must be one of {', '.join(BOT_LEVELS)}.")
     _require_room(game)
+    if level in THINKING_LEVELS:
+        thinking = game.seats.filter(bot_level__in=THINKING_LEVELS).count() + 1
+        _require_think_budget(game.think_seconds * thinking)
     seat = Seat.objects.create(game=game, bot_level=level, joined_order=_next_order(game))
     after_commit(game, lobby=True)
     return seat
@@ -164,6 +207,7 @@ def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
     low, high = rules.seat_range(game.options)
     if not low <= len(seats) <= high:
         raise Conflict("not_enough_players", f"{rules.name} needs {low} to {high} players.")
+    _require_bot_allowance(game, sum(1 for s in seats if s.bot_level in THINKING_LEVELS))
     joined = [{"name": s.display_name, "bot": s.bot_level} for s in seats]
     players = tables.seat_players(joined, game.seed)
     for player in players:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import base64
+import os
+import secrets
+from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -52,6 +55,22 @@ def require_production_signing_key(key: str) -> None:
             "SIGNING_KEY is not an Ed25519 private key: it takes the base64 of 32 random "
             "bytes, or a PEM private key."
         ) from exc
+
+
+def file_secret_key(path: Path) -> str:
+    """The key kept in ``path``; missing, one is made (random, readable by its owner
+    only) and kept there, so sessions outlive a restart."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text().strip()
+        if key:
+            return key
+        raise ImproperlyConfigured(f"{path} is empty: delete it to make a new key.") from None
+    key = secrets.token_urlsafe(64)
+    with os.fdopen(descriptor, "w") as out:
+        out.write(key + "\n")
+    return key
 
 
 def csv(value: str) -> list[str]:
