@@ -106,7 +106,7 @@ def test_token_revoke_deletes_the_token(make_user):
 def test_a_ws_ticket_is_redeemed_once_for_its_player(make_user):
     ana = make_user("ana")
     ticket = players_services.ws_ticket_issue(user=ana)
-    assert tickets.redeem(ticket) == ana
+    assert tickets.redeem(ticket) == (ana, None)
     assert tickets.redeem(ticket) is None
 
 
