@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.db import connections
 
 from games import publishing, selectors
 from games.api import moves
@@ -144,7 +145,11 @@ class GameConsumer(GuardedJsonConsumer):
     # socket's database work: there, each move would wait for every other socket's reads.
     @in_worker_thread
     def _move(self, body: dict[str, Any]) -> Submitted:
-        return moves.move(self.game_id, self.scope.get("user"), body)
+        try:
+            return moves.move(self.game_id, self.scope.get("user"), body)
+        finally:
+            # Back to the pool at once: the worker thread may idle long after the move.
+            connections.close_all()
 
     @database_sync_to_async
     def _head(self) -> int:

@@ -133,7 +133,7 @@ def connections_to_test_database() -> int:
 async def get(path: str) -> dict:
     """GET through the ASGI server's Django handler (a thread per request, the request's
     connection given back when it ends, as daphne runs it)."""
-    from kingdom.ops.threading import get_asgi_application
+    from django.core.asgi import get_asgi_application
 
     communicator = HttpCommunicator(
         get_asgi_application(), "GET", path, headers=[(b"host", b"testserver")]
