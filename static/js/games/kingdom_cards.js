@@ -345,7 +345,27 @@ export function render(root, view, legal, ctx) {
   if (extra.length) parts.push(h("div", { class: "actions" }, extra));
   parts.push(h("div", { class: ["kc-kingdoms", p.highlight && "kc-highlight"] }, view.kingdoms.map((k) => kingdomPanel(view, k, can, ctx))));
   clear(root).append(h("div", { class: ["kc", p.shapes && "kc-shapes", legal.length && "has-moves"] }, parts));
+  markLastMoves(root, ctx);
   restoreFocus(root, focusKey);
+}
+
+const PLACING = new Set(["card_laid", "treasure_laid"]);
+
+/** The card a placing event laid in a kingdom (the table marks the last moves), or null. */
+export function placedAt(event) {
+  return PLACING.has(event.type) && event.data?.card ? event.data.card : null;
+}
+
+/** The cards laid since your last move, ringed; the newest arrivals play their arrival once. */
+function markLastMoves(root, ctx) {
+  const moves = ctx.lastMoves || [];
+  moves.forEach((e, i) => {
+    const card = root.querySelector(`.kc-kingdom[data-seat="${e.data.seat}"] .kc-card[data-card="${CSS.escape(placedAt(e))}"]`);
+    if (!card) return; // returned to the hand since
+    card.classList.add("last-move");
+    if (e.seq > ctx.animatedUpTo) card.classList.add("arrived");
+    card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, ${i === moves.length - 1 ? "the last move" : "laid since your last move"}`);
+  });
 }
 
 export function seatSummary(view, seat) {

@@ -82,7 +82,11 @@ export class BoardPart {
     const interlude = this.client.interlude;
     const paused = table.replay.at === null ? interlude.pausedView() : null;
     try {
-      table.renderer.render(root, paused || view, paused ? [] : table.currentLegal(), this.client.context());
+      const ctx = this.client.context();
+      if (paused) ctx.lastMoves = [];
+      table.renderer.render(root, paused || view, paused ? [] : table.currentLegal(), ctx);
+      // Each new move's arrival plays once, not again on the next render.
+      this.client.rendererState.animatedUpTo = table.lastSeq;
       if (paused) root.prepend(interlude.interludeBox() || "");
     } catch (err) {
       console.error(err);
@@ -102,6 +106,8 @@ export class BoardPart {
       if (revealedList) clear(box).append(revealedList);
       return;
     }
+    // Element.append writes a null as the text "null": only the parts there are go in.
+    const parts = (...items) => items.filter((item) => item !== null && item !== undefined);
     box.hidden = false;
     const label = table.renderer?.breakdownLabel || ((key) => key.replaceAll("_", " "));
     const rows = [];
@@ -138,6 +144,7 @@ export class BoardPart {
       ? h("p", { class: "small-text result-note", dataset: { note: "departures" } }, `${left.join("; ")}: a player who leaves the table ranks last, whatever their seat, played on by a bot, scored.`)
       : null;
     clear(box).append(
+      ...parts(
       h("h2", { id: "result-heading" }, "Final scores"),
       h(
         "table",
@@ -147,9 +154,9 @@ export class BoardPart {
       ),
       leftNote,
       revealedList,
-      seed
-        ? h("p", { class: "small-text muted" }, "Seed ", h("code", { class: "mono" }, seed), " (its SHA-256 was published at the start; ", h("a", { href: `/api/tables/${table.id}/audit/` }, "audit"), ").")
-        : null,
+      // The seed and its hash are for the audit page; players get one plain link to it.
+      seed ? h("p", { class: "small-text muted fair-play" }, h("a", { href: `/tables/${table.id}/audit/` }, "Check that the shuffles were fair")) : null,
+      ),
     );
   }
 

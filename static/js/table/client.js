@@ -7,6 +7,7 @@ import { shapesOn } from "../prefs.js";
 import { ActionsPart } from "./actions.js";
 import { BoardPart } from "./board.js";
 import { InterludePart } from "./interlude.js";
+import { movesToMark } from "./last_moves.js";
 import { LogPart } from "./log.js";
 import { ReplayPart } from "./replay.js";
 import { SeatsPart } from "./seats.js";
@@ -118,6 +119,10 @@ export class TableClient {
       rerender: () => this.render(),
       gameId: table.id,
       bar: table.el.turnBar, // a renderer's turn bar goes here: it stays in view
+      // The last moves to mark on the board; those after `animatedUpTo` are new to this
+      // page and play their arrival once.
+      lastMoves: movesToMark(table.events, table.renderer, table.yourSeat, table.replay.at),
+      animatedUpTo: this.rendererState.animatedUpTo ?? table.lastSeq,
     };
   }
 }

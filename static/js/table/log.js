@@ -33,6 +33,7 @@ export class LogPart {
       if (event.seq <= table.lastSeq || this.logged.has(event.seq)) continue;
       if (event.seq !== table.lastSeq + 1) return false;
       this.appendLog(event);
+      table.events.push(event);
       table.lastSeq = event.seq;
       table.lastEventAt = event.recorded_at; // a bot's thinking is counted from here
     }

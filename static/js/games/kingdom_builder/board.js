@@ -74,6 +74,7 @@ export function boardSvg(view, can, sel, ctx) {
   const nomadSpaces = new Map((view.board.nomad_spaces || []).map((n) => [hexKey(n.hex), n]));
   const guarded = new Set((view.board.guarded || []).map(hexKey));
   const marks = targets(can, sel, view, ctx.names);
+  const lastMoves = lastMoveMarks(ctx);
   const pickedFrom = sel.from ? hexKey(sel.from) : null;
   const layer = [];
   svg.append(axisLabels(rows, cols, width, height));
@@ -85,8 +86,9 @@ export function boardSvg(view, can, sel, ctx) {
       const { x, y } = centre(r, c);
       const mark = marks.get(key);
       const item = on.get(key);
+      const moved = item ? lastMoves.get(key) : null;
       const g = s("g", {
-        class: ["hex", `terrain-${terrain.key}`, mark && "target", key === pickedFrom && "picked", guarded.has(key) && "guarded"],
+        class: ["hex", `terrain-${terrain.key}`, mark && "target", key === pickedFrom && "picked", guarded.has(key) && "guarded", moved && "last-move", moved?.fresh && "arrived"],
         "data-row": r,
         "data-col": c,
         "data-terrain": terrain.key,
@@ -120,6 +122,10 @@ export function boardSvg(view, can, sel, ctx) {
         g.dataset.piece = item.kind;
         label += `, ${item.label}`;
       }
+      if (moved) {
+        g.append(s("polygon", { class: "last-ring", points: hexPoints(x, y, R - 1.5) }));
+        label += moved.latest ? ", the last move" : ", placed since your last move";
+      }
       if (mark) {
         g.append(s("circle", { class: "target-dot", cx: x, cy: y + (item ? R * 0.6 : 0), r: 2.6 }));
         actionable(g, mark.label, () => {
@@ -139,7 +145,27 @@ export function boardSvg(view, can, sel, ctx) {
       }
     }
   }
-  // Targets last, so their outline draws over the neighbours'.
+  // Targets last, so their outline draws over the neighbours'; the last moves' rings too.
+  for (const g of [...svg.querySelectorAll(".hex.last-move")]) svg.append(g);
   for (const g of layer) svg.append(g);
   return svg;
+}
+
+const PLACING = { settlement_built: "hex", wall_placed: "hex", piece_placed: "hex", settlement_moved: "to", piece_moved: "to" };
+
+/** Where a placing event put its piece (the table marks the last moves), or null. */
+export function placedAt(event) {
+  const at = event.data?.[PLACING[event.type]];
+  return Array.isArray(at) ? at : null;
+}
+
+/** The hexes the last moves filled: "row,col" -> {fresh, latest}. */
+function lastMoveMarks(ctx) {
+  const marks = new Map();
+  const moves = ctx.lastMoves || [];
+  moves.forEach((e, i) => {
+    const at = placedAt(e);
+    if (at) marks.set(hexKey(at), { fresh: e.seq > ctx.animatedUpTo, latest: i === moves.length - 1 });
+  });
+  return marks;
 }

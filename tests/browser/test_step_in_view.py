@@ -1,0 +1,63 @@
+"""The prompt and the controls of the current step are on screen without scrolling, on a
+1366×768 laptop and a 390×844 phone: Kingdoms' "Choose a castle… or draw a tile" with its
+Draw button and your castles, Kingdom Builder's card and hint."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import create_table, start_from_lobby, wait_for_your_turn
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
+IN_WINDOW = """(el) => { const r = el.getBoundingClientRect();
+  return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight
+    && r.right <= window.innerWidth; }"""
+
+
+def assert_on_screen(page, selector: str) -> None:
+    element = page.locator(selector).first
+    expect(element).to_be_visible()
+    assert element.evaluate(IN_WINDOW), f"{selector} is off screen"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_kingdoms_first_turn_prompt_draw_and_castles_in_view(new_player, artifacts, size):
+    width, height = SIZES[size]
+    ana = new_player("ana", width=width, height=height)
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=3, bots=2)
+    start_from_lobby(page, table_id)
+    wait_for_your_turn(page)
+    expect(page.locator("#kingdoms-hint")).to_contain_text("Choose a castle")
+    for selector in ("#turn-banner", "#kingdoms-hint", "#draw-tile", "[data-castle-rank='1']", "[data-castle-rank='4']"):
+        assert_on_screen(page, selector)
+    # Every space of the grid can be reached without scrolling.
+    for corner in ("[data-row='0'][data-col='0']", "[data-row='4'][data-col='5']"):
+        assert_on_screen(page, f".kingdoms-board .cell{corner}")
+    page.screenshot(path=artifacts / f"kingdoms-first-turn-{size}.png")
+
+    # Pick a castle: the prompt follows the step and stays on screen.
+    page.locator("[data-castle-rank='1']").click()
+    expect(page.locator("#kingdoms-hint")).to_contain_text("Now choose a highlighted space")
+    assert_on_screen(page, "#kingdoms-hint")
+    assert_on_screen(page, ".kingdoms-board .target")
+    # Draw instead: the drawn tile and its prompt are on screen.
+    page.locator("[data-castle-rank='1']").click()
+    page.locator("#draw-tile").click()
+    expect(page.locator(".drawn-tile")).to_contain_text("You drew")
+    assert_on_screen(page, ".drawn-tile")
+    assert ana.errors == []
+
+
+def test_kingdom_builder_turn_bar_in_view_on_a_laptop(new_player, artifacts):
+    ana = new_player("ana", width=1366, height=768)
+    page = ana.page
+    table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    wait_for_your_turn(page)
+    for selector in ("#turn-banner", "#kb-hint", "#kb-turn-bar .terrain-card", ".kb-board .hex.target"):
+        assert_on_screen(page, selector)
+    assert ana.errors == []
