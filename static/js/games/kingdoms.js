@@ -282,10 +282,22 @@ export function interludeAfter(event) {
 }
 
 export function interludeSummary(event, names) {
-  const gains = event.data?.gains || [];
+  const data = event.data || {};
+  const gains = data.gains || [];
+  const signed = (g) => `${g > 0 ? "+" : g < 0 ? "−" : ""}${Math.abs(g)}`;
+  const lineName = (l) => `${l.line === "row" ? "row" : "column"} ${l.index + 1}`;
   return {
-    title: `Epoch ${event.data?.epoch} scored`,
-    lines: gains.map((g, seat) => ({ seat, text: `${names[seat] || `seat ${seat}`} ${g > 0 ? "+" : ""}${g} gold` })),
+    title: `Epoch ${data.epoch} scored`,
+    lines: gains.map((g, seat) => {
+      // Each row and column that paid this seat, in the board's order.
+      const paid = (data.lines || []).filter((l) => l.gains?.[seat]).map((l) => `${lineName(l)} ${signed(l.gains[seat])}`);
+      return {
+        seat,
+        text: `${names[seat] || `seat ${seat}`} ${signed(g)} gold`,
+        detail: paid.length ? paid.join(", ") : "no row or column paid",
+        total: data.gold?.[seat],
+      };
+    }),
   };
 }
 

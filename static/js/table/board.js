@@ -38,6 +38,9 @@ export class BoardPart {
     else if (table.status === "finished" || view?.finished) {
       const winners = (view?.outcome?.winners || table.summary?.outcome?.winners || []).map((w) => names[w] || `seat ${w}`);
       text = winners.length ? `Game over. Won by ${winners.join(" and ")}.` : "Game over.";
+    } else if (this.client.interlude.bannerText()) {
+      // The scored board is shown: no turn is offered until the player continues.
+      text = this.client.interlude.bannerText();
     } else if (view && (table.pending || table.viewSeq < table.awaitingSeq)) {
       text = "Sending your move…"; // the view after our own move is on its way
     } else if (view) {
@@ -54,7 +57,8 @@ export class BoardPart {
     } else text = STATUS_WORDS[table.status] || "";
     if (table.replay.at !== null) text = `Replay: the board just after move ${table.replay.at} of ${table.lastSeq}.`;
     banner.textContent = text;
-    const thinking = table.replay.at === null && !mine ? this.client.seats.thinkingBar() : null;
+    const paused = !!this.client.interlude.bannerText();
+    const thinking = table.replay.at === null && !mine && !paused ? this.client.seats.thinkingBar() : null;
     if (thinking) banner.append(" ", thinking);
     banner.classList.toggle("your-turn", mine && table.replay.at === null);
     banner.dataset.yourTurn = mine ? "1" : "0";
@@ -87,7 +91,11 @@ export class BoardPart {
       table.renderer.render(root, paused || view, paused ? [] : table.currentLegal(), ctx);
       // Each new move's arrival plays once, not again on the next render.
       this.client.rendererState.animatedUpTo = table.lastSeq;
-      if (paused) root.prepend(interlude.interludeBox() || "");
+      // The scoring goes in the bar that stays in view, where the step's prompt would be.
+      if (paused) {
+        const box = interlude.interludeBox();
+        if (box) clear(table.el.turnBar).append(box);
+      }
     } catch (err) {
       console.error(err);
       clear(root).append(h("p", { class: "error" }, "The board could not be drawn."), h("pre", { class: "mono small-text" }, String(err)));
