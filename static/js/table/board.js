@@ -62,7 +62,10 @@ export class BoardPart {
     if (thinking) banner.append(" ", thinking);
     banner.classList.toggle("your-turn", mine && table.replay.at === null);
     banner.dataset.yourTurn = mine ? "1" : "0";
-    document.title = `${mine ? "● " : ""}${table.rulesetName} · Kingdom`;
+    document.title = `${mine ? "● Your turn · " : ""}${table.rulesetName} · Kingdom`;
+    // The alert rings once a turn, when the view is settled (not while our move is on its way).
+    const settled = view && table.status === "active" && table.replay.at === null && !table.pending && table.viewSeq >= table.awaitingSeq;
+    if (settled) this.client.alerts.turnNow(table.yourSeat !== null && (view.to_act || []).includes(table.yourSeat));
   }
 
   renderBoard() {

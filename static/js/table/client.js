@@ -5,6 +5,7 @@
 import { get, showError } from "../api.js";
 import { shapesOn } from "../prefs.js";
 import { ActionsPart } from "./actions.js";
+import { AlertsPart } from "./alerts.js";
 import { BoardPart } from "./board.js";
 import { InterludePart } from "./interlude.js";
 import { movesToMark } from "./last_moves.js";
@@ -26,6 +27,7 @@ export class TableClient {
     this.actions = new ActionsPart(table, this);
     this.replay = new ReplayPart(table, this);
     this.interlude = new InterludePart(table, this);
+    this.alerts = new AlertsPart(table, this);
   }
 
   // ---- what the console and the browser tests read (window.kingdomTable) ----------------
@@ -94,6 +96,7 @@ export class TableClient {
 
   // ---- rendering --------------------------------------------------------------------------
   render() {
+    this.alerts.renderToggle();
     this.board.renderBanner();
     this.actions.renderPrelude();
     this.seats.renderSeats();
