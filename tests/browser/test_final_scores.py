@@ -34,3 +34,55 @@ def test_final_scores_read_as_words(new_player, artifacts):
     expect(link).to_have_attribute("href", f"/tables/{table_id}/audit/")
     result.screenshot(path=artifacts / "final-scores.png")
     assert ana.errors == []
+
+
+def test_a_game_ended_by_resigning_reads_in_gold_and_names(new_player):
+    ana = new_player("ana", width=1366, height=768)
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    wait_for_your_turn(page)
+    me = page.evaluate("window.kingdomTable.yourSeat")
+    finish_by_resigning(page)
+    gold = page.evaluate("window.kingdomTable.view.gold")
+    result = page.locator("#result")
+    mine = result.locator(f"tr[data-seat='{me}']")
+    theirs = result.locator(f"tr[data-seat='{1 - me}']")
+    # Her own name, not "(bot)"; how each row's place came about, in words.
+    expect(mine.locator("th")).to_have_text(ana.name)
+    expect(mine.locator(".breakdown")).to_have_text("resigned")
+    expect(theirs.locator(".breakdown")).to_contain_text("won: the others left the table")
+    # The scores are the game's gold, not a 1 and a 0.
+    expect(mine.locator(".score")).to_have_text(str(gold[me]))
+    expect(theirs.locator(".score")).to_have_text(str(gold[1 - me]))
+    assert "(bot)" not in result.inner_text()
+    assert ana.errors == []
+
+
+@pytest.mark.parametrize("size", {"laptop": (1366, 768), "phone": (390, 844)}.items(), ids=str)
+def test_at_the_end_the_scores_are_in_view_with_rematch_and_the_lobby(new_player, artifacts, size):
+    name, (width, height) = size
+    ana = new_player("ana", width=width, height=height)
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=2, bots=1, level="medium")
+    start_from_lobby(page, table_id)
+    # Scrolled down to the log, as a player reading it would be, when the game ends.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    finish_by_resigning(page)
+    result = page.locator("#result")
+    expect(result.get_by_role("heading", name="Final scores")).to_be_visible()
+    top = result.bounding_box()["y"]
+    assert 0 <= top < height * 0.6, f"the final scores start at {top}px"
+    expect(result.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "/")
+    page.screenshot(path=artifacts / f"final-scores-{name}.png")
+
+    # Rematch: a new open table, the same game and seats, the bot at its level.
+    result.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(lambda url: table_id not in url and "/tables/" in url)
+    expect(page.locator("#prelude")).to_contain_text("2 of 2 seats")
+    rematch = page.evaluate("window.kingdomTable.table.summary")
+    assert rematch["ruleset"] == "kingdoms" and rematch["status"] == "open"
+    assert [(s["user"], s["bot"]) for s in rematch["seats"]] == [(ana.name, None), (None, "medium")]
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".kingdoms-board")).to_be_visible()
+    assert ana.errors == []

@@ -38,6 +38,9 @@ export function render(root, view, legal, ctx) {
   if (slot) restoreFocus(slot, focusKey);
 }
 
+/** A seat's gold so far: its score when the game ends early (the others left). */
+export const scoreOf = (view, seat) => view?.players?.[seat]?.score?.total;
+
 export function breakdownLabel(key) {
   return key === "total" ? "total" : key.replaceAll("_", " ");
 }

@@ -493,6 +493,9 @@ export function seatSummary(view, seat, ctx) {
   return h("span", { class: "seat-line-detail" }, parts);
 }
 
+/** A seat's gold: its score when the game ends early (the others left). */
+export const scoreOf = (view, seat) => view?.gold?.[seat];
+
 const LABELS = { start: "start", gold: "total" };
 
 export function breakdownLabel(key) {

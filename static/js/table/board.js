@@ -1,6 +1,7 @@
 // The turn banner, the board drawn by the game's renderer (static/js/games/*.js), and
 // the final scores with their breakdowns.
 
+import { post, showError } from "../api.js";
 import { clear, h } from "../dom.js";
 import { seatBadge } from "../players.js";
 
@@ -107,6 +108,7 @@ export class BoardPart {
 
   renderResult() {
     const table = this.table;
+    if (table.status === "active") this.client.rendererState.seenLive = true;
     const box = table.el.result;
     const outcome = table.view?.outcome || (table.isOver() ? table.summary?.outcome : null);
     const names = table.names();
@@ -119,23 +121,33 @@ export class BoardPart {
     }
     // Element.append writes a null as the text "null": only the parts there are go in.
     const parts = (...items) => items.filter((item) => item !== null && item !== undefined);
+    const wasHidden = box.hidden;
     box.hidden = false;
     const label = table.renderer?.breakdownLabel || ((key) => key.replaceAll("_", " "));
+    // Ended because the others left: the result says who won that way, and each seat's
+    // score is the game's own (gold, points) as the board stood, not a 1 or a 0.
+    const byDeparture = table.events.findLast((e) => e.type === "result_declared")?.data?.by;
+    const departed = this.departedSeats();
     const rows = [];
     outcome.ranking.forEach((group, index) => {
       for (const seat of group) {
         const breakdown = outcome.breakdown?.[String(seat)] || {};
+        const own = byDeparture ? table.renderer?.scoreOf?.(table.view, seat) : undefined;
+        const score = own ?? (byDeparture ? "—" : outcome.scores?.[String(seat)] ?? "");
+        const why = byDeparture ? departed.get(seat) || `won: the others left the table (${byDeparture})` : null;
         rows.push(
           h(
             "tr",
             { class: seat === table.yourSeat ? "row-you" : null, dataset: { seat: String(seat) } },
             h("td", { class: "num" }, String(index + 1)),
-            h("th", { scope: "row" }, seatBadge(seat, 14), " ", names[seat] || `seat ${seat}`),
-            h("td", { class: "num score" }, String(outcome.scores?.[String(seat)] ?? "")),
+            h("th", { scope: "row" }, seatBadge(seat, 14), " ", this.playerName(seat)),
+            h("td", { class: "num score" }, String(score)),
             h(
               "td",
               { class: "breakdown" },
-              Object.keys(breakdown).length
+              why
+                ? h("span", { class: "result-why" }, why)
+                : Object.keys(breakdown).length
                 ? h(
                     "dl",
                     { class: "breakdown-list" },
@@ -150,7 +162,7 @@ export class BoardPart {
     const seed = table.summary?.seed;
     // Who left the table ranks last whatever the seat (played on by a bot) scored: say so.
     const leftWords = { resigned: "resigned", expelled: "was expelled", kicked: "was removed by a moderator" };
-    const left = Object.entries(leftWords).flatMap(([key, words]) => (table.view?.[key] || []).map((seat) => `${names[seat] || `seat ${seat}`} ${words}`));
+    const left = Object.entries(leftWords).flatMap(([key, words]) => (table.view?.[key] || []).map((seat) => `${this.playerName(seat)} ${words}`));
     const leftNote = left.length
       ? h("p", { class: "small-text result-note", dataset: { note: "departures" } }, `${left.join("; ")}: a player who leaves the table ranks last, whatever their seat, played on by a bot, scored.`)
       : null;
@@ -165,10 +177,54 @@ export class BoardPart {
       ),
       leftNote,
       revealedList,
+      this.nextSteps(),
       // The seed and its hash are for the audit page; players get one plain link to it.
       seed ? h("p", { class: "small-text muted fair-play" }, h("a", { href: `/tables/${table.id}/audit/` }, "Check that the shuffles were fair")) : null,
       ),
     );
+    // The game just ended under the player's eyes: its scores come into view.
+    if (wasHidden && this.client.rendererState.seenLive) window.scrollTo({ top: 0 });
+  }
+
+  /** A seat's player by their own name: one who left is not "(bot)" in the result. */
+  playerName(seat) {
+    const row = (this.table.summary?.seats || []).find((s) => s.seat === seat);
+    if (row?.user && (row.resigned || row.expelled || row.kicked)) return row.user;
+    return this.table.names()[seat] || `seat ${seat}`;
+  }
+
+  /** Seats whose player left the table: seat -> how ("resigned"). */
+  departedSeats() {
+    const words = { resigned: "resigned", expelled: "was expelled", kicked: "was removed by a moderator" };
+    const out = new Map();
+    for (const [key, text] of Object.entries(words)) for (const seat of this.table.view?.[key] || []) out.set(seat, text);
+    return out;
+  }
+
+  /** What to do now the game is over: the same game again, or back to the lobby. */
+  nextSteps() {
+    const table = this.table;
+    const played = !!table.username && (table.summary?.seats || []).some((seat) => seat.user === table.username);
+    return h(
+      "div",
+      { class: "actions next-steps" },
+      played
+        ? h("button", { type: "button", class: "primary", id: "rematch", title: "The same game, seats and options again: the others can join", onclick: () => this.rematch() }, "Rematch")
+        : null,
+      h("a", { class: "button-link", href: "/", id: "back-to-lobby" }, "Back to the lobby"),
+    );
+  }
+
+  async rematch() {
+    const button = document.getElementById("rematch");
+    if (button) button.disabled = true;
+    try {
+      const table = await post(`/api/tables/${this.table.id}/rematch/`);
+      window.location.href = `/tables/${table.id}/`;
+    } catch (err) {
+      showError(err);
+      if (button) button.disabled = false;
+    }
   }
 
   revealedList(names) {
@@ -184,7 +240,7 @@ export class BoardPart {
         "ul",
         { class: "small-text" },
         revealed.map(([seat, part]) =>
-          h("li", { dataset: { seat } }, seatBadge(Number(seat), 12), " ", names[seat] || `seat ${seat}`, ": ", Object.entries(part).map(([key, value]) => text(key, value)).join("; ")),
+          h("li", { dataset: { seat } }, seatBadge(Number(seat), 12), " ", this.playerName(Number(seat)), ": ", Object.entries(part).map(([key, value]) => text(key, value)).join("; ")),
         ),
       ),
     );
