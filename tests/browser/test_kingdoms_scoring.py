@@ -74,10 +74,10 @@ def test_line_values_during_the_epoch_and_the_scored_board_before_the_next(new_p
     lines = events["events"][0]["data"]["lines"]
     for seat, gain in enumerate(gains):
         detail = box.locator(f"tr[data-seat='{seat}'] .interlude-detail").inner_text()
-        paid = [l for l in lines if l["gains"][seat]]
+        paid = [line for line in lines if line["gains"][seat]]
         for line in paid:
             assert f"{line['line']} {line['index'] + 1} " in detail, (detail, line)
-        assert sum(l["gains"][seat] for l in paid) == gain
+        assert sum(line["gains"][seat] for line in paid) == gain
     # The scored board: all 11 lines marked as scored, the pieces still on it, while the
     # live state is already the next epoch.
     expect(page.locator(".kingdoms-board .line-mark.scored")).to_have_count(11)

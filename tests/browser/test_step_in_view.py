@@ -32,7 +32,13 @@ def test_kingdoms_first_turn_prompt_draw_and_castles_in_view(new_player, artifac
     start_from_lobby(page, table_id)
     wait_for_your_turn(page)
     expect(page.locator("#kingdoms-hint")).to_contain_text("Choose a castle")
-    for selector in ("#turn-banner", "#kingdoms-hint", "#draw-tile", "[data-castle-rank='1']", "[data-castle-rank='4']"):
+    for selector in (
+        "#turn-banner",
+        "#kingdoms-hint",
+        "#draw-tile",
+        "[data-castle-rank='1']",
+        "[data-castle-rank='4']",
+    ):
         assert_on_screen(page, selector)
     # Every space of the grid can be reached without scrolling.
     for corner in ("[data-row='0'][data-col='0']", "[data-row='4'][data-col='5']"):
@@ -58,6 +64,11 @@ def test_kingdom_builder_turn_bar_in_view_on_a_laptop(new_player, artifacts):
     table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
     start_from_lobby(page, table_id)
     wait_for_your_turn(page)
-    for selector in ("#turn-banner", "#kb-hint", "#kb-turn-bar .terrain-card", ".kb-board .hex.target"):
+    for selector in (
+        "#turn-banner",
+        "#kb-hint",
+        "#kb-turn-bar .terrain-card",
+        ".kb-board .hex.target",
+    ):
         assert_on_screen(page, selector)
     assert ana.errors == []
