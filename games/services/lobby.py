@@ -212,12 +212,12 @@ def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
     players opened since it ended (the game's row lock keeps two askers from opening two).
     """
     game = locked(game_id)
-    if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
-        raise Conflict("game_not_over", "A rematch is offered once the game is over.")
     seats = list(game.seats.order_by("joined_order"))
     humans = [s.user_id for s in seats if s.user_id is not None]
     if user.pk not in humans:
         raise Forbidden("forbidden", "Only the game's players can ask for a rematch.")
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise Conflict("game_not_over", "A rematch is offered once the game is over.")
     since = game.finished_at or game.started_at or game.created_at
     existing = (
         Game.objects.filter(
