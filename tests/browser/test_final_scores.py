@@ -56,6 +56,7 @@ def test_a_game_ended_by_resigning_reads_in_gold_and_names(new_player):
     expect(mine.locator(".score")).to_have_text(str(gold[me]))
     expect(theirs.locator(".score")).to_have_text(str(gold[1 - me]))
     assert "(bot)" not in result.inner_text()
+    expect(page.locator(f"#seats li[data-seat='{me}'] .seat-name")).to_have_text(ana.name)
     assert ana.errors == []
 
 

@@ -83,10 +83,11 @@ export class SeatsPart {
             "div",
             { class: "seat-head" },
             number !== null ? seatBadge(number, 18) : null,
-            h("strong", { class: "seat-name" }, seat.name),
+            // A player who left is named as themselves; the tag says a bot plays on.
+            h("strong", { class: "seat-name" }, seat.user && (seat.resigned || seat.expelled || seat.kicked) ? seat.user : seat.name),
             isYou ? h("span", { class: "tag tag-you" }, "you") : null,
             seat.bot && !seat.resigned ? h("span", { class: "tag" }, `bot · ${seat.bot}`) : null,
-            seat.resigned || resigned.has(number) ? h("span", { class: "tag" }, "resigned") : null,
+            seat.resigned || resigned.has(number) ? h("span", { class: "tag" }, table.isOver() ? "resigned" : "resigned · a bot plays on") : null,
             toAct.has(number) && !table.isOver() ? h("span", { class: "tag tag-turn", title: "to act" }, "to act") : null,
           ),
           detail ? h("div", { class: "seat-detail" }, detail) : null,
