@@ -72,3 +72,33 @@ def test_kingdom_builder_turn_bar_in_view_on_a_laptop(new_player, artifacts):
     ):
         assert_on_screen(page, selector)
     assert ana.errors == []
+
+
+def test_at_a_kingdom_builder_games_end_the_whole_board_shows_between_the_bars(
+    new_player, artifacts
+):
+    ana = new_player("ana", width=1366, height=768)
+    page = ana.page
+    table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    wait_for_your_turn(page)
+    page.click("#resign")
+    page.click("#resign-confirm")
+    expect(page.locator("#replay")).to_be_visible(timeout=30000)
+    # The board's first row just under the bar at the top: its last row is above the
+    # replay bar at the bottom.
+    page.evaluate(
+        """() => { const top = document.querySelector('.kb-board .hex[data-row="0"]').getBoundingClientRect().top;
+           const bar = document.getElementById('table-status').getBoundingClientRect().bottom;
+           window.scrollBy(0, top - bar - 4); }"""
+    )
+    bottom_row = page.evaluate(
+        """() => Math.max(...[...document.querySelectorAll('.kb-board .hex[data-row="19"]')]
+             .map((g) => g.getBoundingClientRect().bottom))"""
+    )
+    replay_top = page.locator("#replay").evaluate("el => el.getBoundingClientRect().top")
+    assert bottom_row <= replay_top + 1, (bottom_row, replay_top)
+    replay_height = page.locator("#replay").evaluate("el => el.getBoundingClientRect().height")
+    assert replay_height < 70, "the replay bar is one slim row"
+    page.screenshot(path=artifacts / "kb-end-between-the-bars.png")
+    assert ana.errors == []
