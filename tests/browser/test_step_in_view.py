@@ -71,6 +71,26 @@ def test_kingdom_builder_turn_bar_in_view_on_a_laptop(new_player, artifacts):
         ".kb-board .hex.target",
     ):
         assert_on_screen(page, selector)
+    # The three scoring cards sit beside the board, on screen while you play.
+    cards = page.locator(".kb-card[data-card]")
+    expect(cards).to_have_count(3)
+    for card in cards.all():
+        assert card.evaluate(IN_WINDOW), f"the card {card.get_attribute('data-card')} is off screen"
+    # Each location on the board by its full name and what its tile does: beside the board,
+    # and on the hex itself when hovered.
+    kinds = set(
+        page.locator(".kb-board .hex[data-location]").evaluate_all(
+            "els => els.map((g) => g.dataset.location)"
+        )
+    )
+    expect(page.locator(".kb-location")).to_have_count(len(kinds))
+    hex_ = page.locator(".kb-board .hex[data-location]").first
+    tile = hex_.get_attribute("data-location")
+    title = hex_.locator("title").text_content()
+    panel = page.locator(f".kb-location[data-location='{tile}']").inner_text()
+    name, what = panel.split("\n", 1)
+    assert title.startswith(name.split(" (")[0]) and what.strip() in title, (title, panel)
+    page.screenshot(path=artifacts / "kb-laptop-first-turn.png")
     assert ana.errors == []
 
 

@@ -6,7 +6,7 @@
 import { actionable, s } from "../../dom.js";
 import { targets } from "./commands.js";
 import { AXIS, PAD, R, W, centre, cityHallGlyph, guardGlyph, hexPoints, nomadGlyph, settlementGlyph, shipGlyph, wagonGlyph, wallGlyph, warriorGlyph } from "./pieces.js";
-import { TERRAIN, TERRAIN_INITIAL, colLabel, hexKey, nameOf, shortOf, where } from "./texts.js";
+import { TERRAIN, TERRAIN_INITIAL, colLabel, hexKey, nameOf, shortOf, textOf, where } from "./texts.js";
 
 /** Everything standing on the board, by hex. */
 function occupants(view, ctx) {
@@ -104,7 +104,8 @@ export function boardSvg(view, can, sel, ctx) {
         g.append(s("text", { x, y: y - 1, "text-anchor": "middle", class: "hex-label", fill: "#222" }, shortOf(location.tile)));
         g.append(s("text", { x, y: y + 8, "text-anchor": "middle", class: "loc-count", fill: location.tiles_left ? "#7a2e00" : "#999" }, `×${location.tiles_left}`));
         g.dataset.location = location.tile;
-        label = `${nameOf(location.tile)} location, ${location.tiles_left} tiles left, ${where([r, c])}`;
+        // The full name and what its tile does, on hover and to a screen reader.
+        label = `${nameOf(location.tile)} location, ${location.tiles_left} tiles left, ${where([r, c])}. Its tile: ${textOf(location.tile)}`;
       } else if (nomad) {
         g.append(nomadGlyph(x, y, nomad.tile));
         label = nomad.tile ? `Nomad space with the ${nameOf(nomad.tile)} nomad tile, ${where([r, c])}` : `Nomad space, its tile taken, ${where([r, c])}`;
