@@ -30,6 +30,15 @@ export function cardName(card) {
   if (isTreasure(card)) return "Treasure";
   return `${COLOUR[card[0]].name} ${card[1]} (${ROLE[Number(card[1])]})`;
 }
+const TIER_BONUS = { 1: "½", 2: "1", 3: "2" };
+
+/** What a card is for, in a sentence (its hover). */
+export function cardMeaning(card) {
+  if (!card) return "";
+  if (isTreasure(card)) return "Treasure: bid in a battle it is worth 15; in your kingdom it adds ½ to your bonus.";
+  const tier = Math.ceil(valueOf(card) / 3);
+  return `${cardName(card)}: bids ${valueOf(card)} (plus your bonus) in a battle; with two more ${TIER_VALUES[tier]} cards it makes a ${TIER[tier]} in your kingdom (bonus ${TIER_BONUS[tier]}).`;
+}
 const shortName = (card) => (isTreasure(card) ? "Treasure" : `${COLOUR[card[0]].name} ${card[1]}`);
 const halves = (n) => {
   const whole = Math.floor(n / 2);
@@ -67,7 +76,7 @@ function cardStyle(card) {
 }
 
 function cardEl(card, attrs = {}) {
-  return h("span", { class: ["kc-card", attrs.class], style: cardStyle(card), title: cardName(card), "aria-label": cardName(card), role: "img", dataset: { card } }, cardFace(card));
+  return h("span", { class: ["kc-card", attrs.class], style: cardStyle(card), title: cardMeaning(card), "aria-label": cardName(card), role: "img", dataset: { card } }, cardFace(card));
 }
 
 function flagEl(flag) {
@@ -244,7 +253,8 @@ function handPanel(view, can, p, ctx) {
         class: ["kc-card", playable.has(card) && "target", selected && "selected"],
         style: cardStyle(card),
         "aria-pressed": String(selected),
-        "aria-label": `${cardName(card)}${playable.has(card) ? ", playable" : ""}`,
+        "aria-label": `${cardName(card)}${selected ? ", picked" : playable.has(card) ? ", playable" : ""}`,
+        title: cardMeaning(card),
         "data-focus-key": `hand-${card}`,
         dataset: { card, bid: can.bids.has(card) ? "1" : undefined },
         onclick: () => {
@@ -254,11 +264,12 @@ function handPanel(view, can, p, ctx) {
       },
       cardFace(card),
     );
+    // Once the game is over the hand is only shown: no reordering.
     const item = h(
       "div",
-      { class: "kc-hand-item", role: "listitem", draggable: "true", dataset: { card } },
+      { class: "kc-hand-item", role: "listitem", draggable: ctx.over ? null : "true", dataset: { card } },
       button,
-      h(
+      ctx.over ? null : h(
         "span",
         { class: "kc-move" },
         h("button", { type: "button", "aria-label": `Move ${shortName(card)} left`, disabled: index === 0, "data-focus-key": `left-${card}`, onclick: () => move(card, -1) }, "◀"),
@@ -334,8 +345,8 @@ export function render(root, view, legal, ctx) {
   const focusKey = focusKeyOf(root);
   const p = prefs(ctx);
   const can = analyse(legal);
-  const parts = [prefsBar(p, ctx)];
-  if (p.tutorial) parts.push(h("p", { class: "kc-tutorial", id: "kc-tutorial" }, tutorialText(view, can, ctx)));
+  const parts = ctx.over ? [] : [prefsBar(p, ctx)];
+  if (p.tutorial && !ctx.over) parts.push(h("p", { class: "kc-tutorial", id: "kc-tutorial" }, tutorialText(view, can, ctx)));
   parts.push(centreAndBattle(view, can, ctx));
   if (view.hand) parts.push(handPanel(view, can, p, ctx));
   const extra = [];
@@ -389,4 +400,11 @@ export const breakdownLabel = (key) => LABELS[key] || key.replaceAll("_", " ");
 export const concurrentSeats = true;
 
 // What a seat held hidden, shown to everyone once the game is over (view.revealed).
+/** A hand revealed at the end, as small cards rather than a line of names. */
+export function revealedNode(key, value) {
+  if (key !== "hand") return null;
+  const cards = value || [];
+  return h("span", { class: "kc-revealed-hand" }, "hand: ", cards.length ? cards.map((card) => cardEl(card, { class: "kc-card-mini" })) : "empty");
+}
+
 export const revealedText = (key, value) => (key === "hand" ? `hand: ${(value || []).map(cardName).join(", ") || "empty"}` : `${key}: ${value}`);

@@ -12,11 +12,18 @@ const GAP = 6;
 const MARGIN = 26;
 
 const SPECIAL = {
-  mountain: { label: "Mountain", short: "▲", fill: "#8c8c8c", ink: "#fff" },
-  dragon: { label: "Dragon", short: "Dragon", fill: "#6b1d1d", ink: "#fff" },
-  gold_mine: { label: "Gold Mine", short: "Gold ×2", fill: "#c9a227", ink: "#1b1b1b" },
-  wizard: { label: "Wizard", short: "Wizard", fill: "#3b2f6b", ink: "#fff" },
+  mountain: { label: "Mountain", short: "▲", fill: "#8c8c8c", ink: "#fff", does: "cuts its row and column in two: each part is scored on its own" },
+  dragon: { label: "Dragon", short: "Dragon", fill: "#6b1d1d", ink: "#fff", does: "cancels the resources (the + tiles) in its part of the row and of the column" },
+  gold_mine: { label: "Gold Mine", short: "Gold ×2", fill: "#c9a227", ink: "#1b1b1b", does: "doubles the total of its part of the row and of the column" },
+  wizard: { label: "Wizard", short: "Wizard", fill: "#3b2f6b", ink: "#fff", does: "each castle next to it counts one rank more" },
 };
+
+/** What a tile does, in a sentence (its hover and its button's label). */
+export function tileMeaning(tile) {
+  const { kind, value } = kindOf(tile);
+  if (SPECIAL[kind]) return `${SPECIAL[kind].label}: ${SPECIAL[kind].does}.`;
+  return value > 0 ? `Resource +${value}: adds ${value} to its row and its column.` : `Hazard −${-value}: takes ${-value} from its row and its column.`;
+}
 
 export function tileName(tile) {
   if (!tile) return "";
@@ -111,7 +118,7 @@ function castleGlyph(x, y, size, seat, rank, shapes) {
 
 function tileGlyph(x, y, size, tile) {
   const { kind, value } = kindOf(tile);
-  const g = s("g", { class: ["tile", `tile-${kind}`], "data-tile": tile });
+  const g = s("g", { class: ["tile", `tile-${kind}`], "data-tile": tile }, s("title", {}, tileMeaning(tile)));
   const pad = size * 0.08;
   let fill;
   let ink = "#111";
@@ -208,7 +215,7 @@ function board(view, legal, can, sel, ctx) {
         let label = `${where(space)}: `;
         if (!cell) label += "empty";
         else if (cell.piece === "castle") label += `rank-${cell.rank} castle of ${ctx.names[cell.seat] || `seat ${cell.seat}`}`;
-        else label += tileName(cell.tile);
+        else label += tileMeaning(cell.tile);
         if (mark) label += mark.latest ? ", the last move" : ", placed since your last move";
         g.setAttribute("aria-label", label);
       }
@@ -353,6 +360,7 @@ function controls(view, legal, can, sel, ctx) {
             "data-focus-key": "starting-tile",
             id: "starting-tile-button",
             "aria-label": `Your starting tile: ${tileName(mine.tile)}`,
+            title: tileMeaning(mine.tile),
             onclick: () => choose(pressed ? null : { kind: "start" }),
           },
           tileIcon(mine.tile, 36),

@@ -240,7 +240,16 @@ export class BoardPart {
         "ul",
         { class: "small-text" },
         revealed.map(([seat, part]) =>
-          h("li", { dataset: { seat } }, seatBadge(Number(seat), 12), " ", this.playerName(Number(seat)), ": ", Object.entries(part).map(([key, value]) => text(key, value)).join("; ")),
+          h(
+            "li",
+            { dataset: { seat } },
+            seatBadge(Number(seat), 12),
+            " ",
+            this.playerName(Number(seat)),
+            ": ",
+            // A renderer may draw a part (a hand as cards); the rest is words.
+            Object.entries(part).map(([key, value], i) => [i ? "; " : "", this.table.renderer?.revealedNode?.(key, value) || text(key, value)]),
+          ),
         ),
       ),
     );
