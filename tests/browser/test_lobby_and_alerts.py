@@ -106,3 +106,22 @@ def test_a_turn_that_becomes_yours_beeps_notifies_and_marks_the_title(new_player
     )
     assert page.evaluate("window.__beeps") == 1
     assert ana.errors == []
+
+
+def test_a_newcomer_reads_each_game_in_a_sentence_and_plays_bots_at_once(new_player):
+    ana = new_player("ana", width=1366, height=768)
+    page = ana.page
+    blurbs = page.locator(".game-blurb")
+    expect(blurbs).to_have_count(3)
+    kingdoms = page.locator(".game-blurb[data-ruleset='kingdoms']")
+    expect(kingdoms).to_contain_text("castles and tiles")
+    expect(kingdoms.get_by_role("link", name="How to play")).to_have_attribute(
+        "href", "/rules/kingdoms/"
+    )
+    kingdoms.get_by_role("button", name="Play now against 2 bots").click()
+    page.wait_for_url(TABLE_URL)
+    expect(page.locator(".kingdoms-board")).to_be_visible()
+    summary = page.evaluate("window.kingdomTable.table.summary")
+    assert summary["status"] == "active"
+    assert sorted(bool(s["bot"]) for s in summary["seats"]) == [False, True, True]
+    assert ana.errors == []
