@@ -87,3 +87,21 @@ def test_at_the_end_the_scores_are_in_view_with_rematch_and_the_lobby(new_player
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".kingdoms-board")).to_be_visible()
     assert ana.errors == []
+
+
+def test_the_fairness_link_opens_the_audit_page_which_fits_a_phone(new_player, artifacts):
+    ana = new_player("ana", width=390, height=844)
+    page = ana.page
+    table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    finish_by_resigning(page)
+    seed = page.evaluate("window.kingdomTable.table.summary.seed")
+    page.get_by_role("link", name="Check that the shuffles were fair").click()
+    page.wait_for_url(f"**/tables/{table_id}/audit/")
+    # The seed lives here, and the page does not scroll sideways.
+    expect(page.locator("[data-testid='seed']")).to_have_text(seed)
+    expect(page.locator("#audit-board .kb-board")).to_be_visible()
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 391, f"the audit page is {wide}px wide on a 390px phone"
+    page.screenshot(path=artifacts / "audit-phone.png")
+    assert ana.errors == []
