@@ -70,6 +70,11 @@ def test_line_values_during_the_epoch_and_the_scored_board_before_the_next(new_p
     expect(banner).not_to_contain_text("thinking")
     expect(page.locator("#draw-tile")).to_have_count(0)
     expect(page.locator("#kingdoms-hint")).to_have_count(0)
+    # The seats read as the scored board does: nobody to act, each one's gold after scoring.
+    expect(page.locator("#seats .tag-turn")).to_have_count(0)
+    gold_after = events["events"][0]["data"]["gold"]
+    for seat, gold in enumerate(gold_after):
+        expect(page.locator(f"#seats li[data-seat='{seat}'] .gold")).to_have_text(f"{gold} gold")
     # Each player's gain is broken down into the rows and columns that paid it.
     lines = events["events"][0]["data"]["lines"]
     for seat, gain in enumerate(gains):

@@ -63,9 +63,11 @@ export class SeatsPart {
     const table = this.table;
     const list = table.el.seats;
     clear(list);
-    const view = table.replay.view || table.view;
+    // While the scored board is shown, the seats read as it does (its gold, nobody to act).
+    const paused = table.replay.at === null ? this.client.interlude.pausedView() : null;
+    const view = table.replay.view || paused || table.view;
     const seats = [...(table.summary?.seats || [])].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99) || a.id - b.id);
-    const toAct = new Set(view?.to_act || []);
+    const toAct = new Set(paused ? [] : view?.to_act || []);
     const resigned = new Set(view?.resigned || []);
     for (const seat of seats) {
       const number = seat.seat;
