@@ -119,8 +119,6 @@ export class BoardPart {
       if (revealedList) clear(box).append(revealedList);
       return;
     }
-    // Element.append writes a null as the text "null": only the parts there are go in.
-    const parts = (...items) => items.filter((item) => item !== null && item !== undefined);
     const wasHidden = box.hidden;
     box.hidden = false;
     const label = table.renderer?.breakdownLabel || ((key) => key.replaceAll("_", " "));
@@ -161,13 +159,11 @@ export class BoardPart {
     });
     const seed = table.summary?.seed;
     // Who left the table ranks last whatever the seat (played on by a bot) scored: say so.
-    const leftWords = { resigned: "resigned", expelled: "was expelled", kicked: "was removed by a moderator" };
-    const left = Object.entries(leftWords).flatMap(([key, words]) => (table.view?.[key] || []).map((seat) => `${this.playerName(seat)} ${words}`));
+    const left = [...departed].map(([seat, words]) => `${this.playerName(seat)} ${words}`);
     const leftNote = left.length
       ? h("p", { class: "small-text result-note", dataset: { note: "departures" } }, `${left.join("; ")}: a player who leaves the table ranks last, whatever their seat, played on by a bot, scored.`)
       : null;
-    clear(box).append(
-      ...parts(
+    const items = [
       h("h2", { id: "result-heading" }, "Final scores"),
       h(
         "table",
@@ -180,8 +176,9 @@ export class BoardPart {
       this.nextSteps(),
       // The seed and its hash are for the audit page; players get one plain link to it.
       seed ? h("p", { class: "small-text muted fair-play" }, h("a", { href: `/tables/${table.id}/audit/` }, "Check that the shuffles were fair")) : null,
-      ),
-    );
+    ];
+    // Element.append writes a null as the text "null": only the parts there are go in.
+    clear(box).append(...items.filter((item) => item !== null));
     // The game just ended under the player's eyes: its scores come into view.
     if (wasHidden && this.client.rendererState.seenLive) window.scrollTo({ top: 0 });
   }
