@@ -122,3 +122,31 @@ def test_at_a_kingdom_builder_games_end_the_whole_board_shows_between_the_bars(
     assert replay_height < 70, "the replay bar is one slim row"
     page.screenshot(path=artifacts / "kb-end-between-the-bars.png")
     assert ana.errors == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_kingdom_cards_tip_and_the_picked_cards_buttons_stay_in_view(new_player, artifacts, size):
+    width, height = SIZES[size]
+    ana = new_player("ana", width=width, height=height)
+    page = ana.page
+    table_id = create_table(
+        page, "kingdom-cards", seats=2, bots=1, options={"allow_two_players": True}
+    )
+    start_from_lobby(page, table_id)
+    expect(page.locator(".kc-hand .kc-hand-item")).to_have_count(9)
+    choice = page.locator("#kc-challenge button, .kc-hand .kc-card.target[data-bid]")
+    expect(choice.first).to_be_visible(timeout=20000)
+    assert_on_screen(page, "#kc-tutorial")
+    if choice.first.get_attribute("data-card") is None:
+        # The challenger: the opponents to challenge are on screen.
+        assert_on_screen(page, "#kc-challenge button")
+    else:
+        # Challenged: pick a card low in the hand; its Bid button is on screen at once.
+        card = page.locator(".kc-hand .kc-card.target[data-bid]").last
+        card.scroll_into_view_if_needed()
+        card.click()
+        expect(page.locator("#kc-bid")).to_be_visible()
+        assert_on_screen(page, "#kc-bid")
+        assert_on_screen(page, "#kc-tutorial")
+    page.screenshot(path=artifacts / f"kc-step-in-view-{size}.png")
+    assert ana.errors == []

@@ -331,9 +331,11 @@ function handPanel(view, can, p, ctx) {
     { class: ["kc-hand-panel", p.highlight && "kc-highlight"], "aria-label": "Your hand" },
     h("h3", {}, "Your hand"),
     list,
-    actions.length ? h("div", { class: "actions" }, actions) : null,
+    // With a bar that stays in view, the picked cards' buttons go there (render()).
+    actions.length && !ctx.bar ? h("div", { class: "actions" }, actions) : null,
     groups.length ? h("div", { class: "kc-commands", role: "group", "aria-label": "Groups you can lay" }, groups) : null,
   );
+  wrap.pickedActions = actions;
   return wrap;
 }
 
@@ -342,22 +344,32 @@ export function render(root, view, legal, ctx) {
     clear(root).append(h("p", { class: "muted" }, "The cards are not dealt yet."));
     return;
   }
-  const focusKey = focusKeyOf(root);
+  const slot = ctx.bar || null;
+  const focusKey = focusKeyOf(root) || (slot && focusKeyOf(slot));
   const p = prefs(ctx);
   const can = analyse(legal);
   const parts = ctx.over ? [] : [prefsBar(p, ctx)];
-  if (p.tutorial && !ctx.over) parts.push(h("p", { class: "kc-tutorial", id: "kc-tutorial" }, tutorialText(view, can, ctx)));
+  const tip = p.tutorial && !ctx.over ? h("p", { class: "kc-tutorial", id: "kc-tutorial" }, tutorialText(view, can, ctx)) : null;
+  if (!slot && tip) parts.push(tip);
   parts.push(centreAndBattle(view, can, ctx));
-  if (view.hand) parts.push(handPanel(view, can, p, ctx));
+  const hand = view.hand ? handPanel(view, can, p, ctx) : null;
+  if (hand) parts.push(hand);
   const extra = [];
   if (can.keep) extra.push(h("button", { type: "button", id: "kc-keep", "data-focus-key": "keep", onclick: () => ctx.send(can.keep) }, "Keep my kingdom as it is this turn"));
   if (can.endLast) extra.push(h("button", { type: "button", class: "primary", id: "kc-end-last", "data-focus-key": "end-last", onclick: () => ctx.send(can.endLast) }, "End my last turn"));
   if (view.seat !== null && view.seat !== undefined && view.changes_left) extra.push(h("span", { class: "small-text muted" }, `${view.changes_left[view.seat]} kingdom changes left this turn`));
-  if (extra.length) parts.push(h("div", { class: "actions" }, extra));
+  if (slot) {
+    // The tip and the buttons of this step (the picked cards', keep, end) stay in view.
+    const picked = hand?.pickedActions || [];
+    const buttons = [...picked, ...extra];
+    clear(slot);
+    if (tip || buttons.length) slot.append(h("div", { class: "kc-turn-bar", id: "kc-turn-bar" }, tip, buttons.length ? h("div", { class: "actions" }, buttons) : null));
+  } else if (extra.length) parts.push(h("div", { class: "actions" }, extra));
   parts.push(h("div", { class: ["kc-kingdoms", p.highlight && "kc-highlight"] }, view.kingdoms.map((k) => kingdomPanel(view, k, can, ctx))));
   clear(root).append(h("div", { class: ["kc", p.shapes && "kc-shapes", legal.length && "has-moves"] }, parts));
   markLastMoves(root, ctx);
   restoreFocus(root, focusKey);
+  if (slot) restoreFocus(slot, focusKey);
 }
 
 const PLACING = new Set(["card_laid", "treasure_laid"]);
