@@ -125,3 +125,25 @@ def test_a_newcomer_reads_each_game_in_a_sentence_and_plays_bots_at_once(new_pla
     assert summary["status"] == "active"
     assert sorted(bool(s["bot"]) for s in summary["seats"]) == [False, True, True]
     assert ana.errors == []
+
+
+ASK_ONCE = """
+window.__asked = 0;
+window.Notification = class { static permission = "default";
+  static requestPermission() { window.__asked += 1; window.Notification.permission = "granted";
+    return Promise.resolve("granted"); } };
+"""
+
+
+def test_the_alerts_toggle_asks_leave_to_notify_once(new_player):
+    ana = new_player("ana", width=1366, height=768)
+    page = ana.page
+    page.add_init_script(ASK_ONCE)
+    table_id = create_table(page, "kingdoms", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    toggle = page.locator("#turn-alerts")
+    expect(toggle).to_have_text("Turn alerts: on · allow notifications")
+    toggle.click()
+    expect(toggle).to_have_text("Turn alerts: on")
+    assert page.evaluate("window.__asked") == 1
+    assert ana.errors == []

@@ -17,10 +17,21 @@ IN_WINDOW = """(el) => { const r = el.getBoundingClientRect();
     && r.right <= window.innerWidth; }"""
 
 
+ON_SCREEN = """(selector) => { const el = document.querySelector(selector);
+  if (!el) return false;
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight
+    && r.right <= window.innerWidth; }"""
+
+
 def assert_on_screen(page, selector: str) -> None:
-    element = page.locator(selector).first
-    expect(element).to_be_visible()
-    assert element.evaluate(IN_WINDOW), f"{selector} is off screen"
+    """The first element the selector finds is on screen (asked again while the page
+    redraws: a bot's move re-renders the bar)."""
+    expect(page.locator(selector).first).to_be_visible()
+    try:
+        page.wait_for_function(ON_SCREEN, arg=selector, timeout=5000)
+    except Exception as exc:  # Playwright's TimeoutError: say which element
+        raise AssertionError(f"{selector} is off screen") from exc
 
 
 @pytest.mark.parametrize("size", SIZES)

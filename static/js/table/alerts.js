@@ -26,20 +26,30 @@ export class AlertsPart {
     const button = document.getElementById("turn-alerts");
     if (!button) return;
     const on = this.enabled();
-    button.textContent = on ? "Turn alerts: on" : "Turn alerts: off";
+    // On, but the browser has not been asked yet: the first click asks, and says so.
+    const ask = on && this.canAsk();
+    button.textContent = on ? (ask ? "Turn alerts: on · allow notifications" : "Turn alerts: on") : "Turn alerts: off";
     button.setAttribute("aria-pressed", String(on));
     if (button.dataset.wired) return;
     button.dataset.wired = "1";
     button.addEventListener("click", () => {
+      if (this.enabled() && this.canAsk()) {
+        Promise.resolve(Notification.requestPermission()).finally(() => this.renderToggle());
+        return;
+      }
       const next = !this.enabled();
       try {
         localStorage.setItem(KEY, next ? "on" : "off");
       } catch {
         /* private mode: this page only */
       }
-      if (next && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
+      if (next && this.canAsk()) Promise.resolve(Notification.requestPermission()).finally(() => this.renderToggle());
       this.renderToggle();
     });
+  }
+
+  canAsk() {
+    return "Notification" in window && Notification.permission === "default";
   }
 
   /** Called on every render with whether the settled view gives us a turn now. */
