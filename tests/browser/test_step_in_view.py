@@ -154,7 +154,11 @@ def test_kingdom_cards_tip_and_the_picked_cards_buttons_stay_in_view(new_player,
     else:
         # Challenged: pick a card low in the hand; its Bid button is on screen at once.
         card = page.locator(".kc-hand .kc-card.target[data-bid]").last
-        card.scroll_into_view_if_needed()
+        # In one step: a bot's move may redraw the hand between two.
+        page.evaluate(
+            "() => [...document.querySelectorAll('.kc-hand .kc-card.target[data-bid]')]"
+            ".at(-1).scrollIntoView({block: 'end'})"
+        )
         card.click()
         expect(page.locator("#kc-bid")).to_be_visible()
         assert_on_screen(page, "#kc-bid")
