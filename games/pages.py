@@ -11,10 +11,28 @@ from games.errors import NotFound
 from games.rules import all_rulesets, get_ruleset
 from games.services import BOT_THINK_SECONDS_RANGE
 
+# Each game in a sentence, for a newcomer choosing one in the lobby.
+GAME_IN_A_SENTENCE = {
+    "kingdoms": "Place castles and tiles on a 5×6 grid: each row and column pays the owners "
+    "of its castles. Three epochs; the most gold wins.",
+    "kingdom-builder": "Build settlements on the terrain your card shows, next to your own, "
+    "and score the three goals dealt for this game.",
+    "kingdom-cards": "Win cards in battles and build a people, an army and a court under one "
+    "flag; the first complete kingdom wins.",
+}
+
 
 def lobby(request: HttpRequest) -> HttpResponse:
     rulesets = [
-        {"key": r.key, "name": r.name, "min": r.min_players, "max": r.max_players}
+        {
+            "key": r.key,
+            "name": r.name,
+            "min": r.min_players,
+            "max": r.max_players,
+            "about": GAME_IN_A_SENTENCE.get(r.key, ""),
+            # A quick game against bots: three seats where the game allows.
+            "quick_seats": max(r.min_players, min(3, r.max_players)),
+        }
         for r in all_rulesets()
     ]
     low, high = BOT_THINK_SECONDS_RANGE

@@ -40,5 +40,11 @@ def _option(option: dict) -> dict:
         shown = "chosen at random" if option["name"] == "cards" else "none"
     else:
         shown = str(default)
-    choices = ", ".join(str(c) for c in option["choices"]) if option["choices"] else ""
-    return {**option, "default_shown": shown, "choices_shown": choices}
+    # The lobby's words for the option and its values, not the API's names.
+    labels = option.get("labels") or []
+    values = labels if len(labels) == len(option["choices"] or []) else option["choices"] or []
+    if labels and default in (option["choices"] or []):
+        shown = labels[option["choices"].index(default)]
+    choices = ", ".join(str(c) for c in values)
+    label = option.get("label") or option["name"].replace("_", " ").capitalize()
+    return {**option, "label": label, "default_shown": shown, "choices_shown": choices}

@@ -16,6 +16,7 @@ urlpatterns = [
     path("tables/<uuid:game_id>/join/", views.TableJoin.as_view(), name="table-join"),
     path("tables/<uuid:game_id>/leave/", views.TableLeave.as_view(), name="table-leave"),
     path("tables/<uuid:game_id>/start/", views.TableStart.as_view(), name="table-start"),
+    path("tables/<uuid:game_id>/rematch/", views.TableRematch.as_view(), name="table-rematch"),
     path("tables/<uuid:game_id>/bots/", views.TableBots.as_view(), name="table-bots"),
     path(
         "tables/<uuid:game_id>/bots/<int:seat_id>/",

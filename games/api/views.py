@@ -140,6 +140,13 @@ class TableStart(_TableAction):
         return self.done(request, game_id)
 
 
+class TableRematch(_TableAction):
+    @extend_schema(request=None, responses={201: answers.TableDetailSerializer, **WRITE_TABLE})
+    def post(self, request: Request, game_id: str) -> Response:
+        rematch = services.table_rematch(game_id=game_id, user=request.user)
+        return Response(selectors.table_detail(rematch, request.user), status=201)
+
+
 class TableBots(_TableAction):
     @extend_schema(
         request=serializers.BotAddSerializer,

@@ -3,7 +3,7 @@
 Each runs in one transaction holding the game's row lock, appends events through the
 store, and publishes (and schedules bot turns) only after commit.
 
-- ``lobby``: open tables (create with a time control, join, leave, bots, start);
+- ``lobby``: open tables (create with a time control, join, leave, bots, start, rematch);
 - ``play``: commands in a game (moves, resign, skip or expel a player out of time);
 - ``timing``: the clock sweep (timeouts);
 - ``moderation``: staff actions on a game (kick a seat, abort, close its sockets).
@@ -18,6 +18,7 @@ from games.services.lobby import (
     table_create,
     table_join,
     table_leave,
+    table_rematch,
 )
 from games.services.moderation import (
     can_moderate,
@@ -59,4 +60,5 @@ __all__ = [
     "table_create",
     "table_join",
     "table_leave",
+    "table_rematch",
 ]

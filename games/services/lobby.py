@@ -244,3 +244,55 @@ def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
     keep_clock_deadline(game, table)
     after_commit(game, lobby=True, bots=True)
     return game
+
+
+@transaction.atomic
+def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
+    """The same game again, for a player of a game that is over: its ruleset, options,
+    seats, clock and bots (at their levels), with the other players' seats left for them.
+
+    The first player to ask opens the rematch and hosts it; the others asking later join
+    that table: the rematch is the first open table like this game that one of its
+    players opened since it ended (the game's row lock keeps two askers from opening two).
+    """
+    game = locked(game_id)
+    seats = list(game.seats.order_by("joined_order"))
+    humans = [s.user_id for s in seats if s.user_id is not None]
+    if user.pk not in humans:
+        raise Forbidden("forbidden", "Only the game's players can ask for a rematch.")
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise Conflict("game_not_over", "A rematch is offered once the game is over.")
+    since = game.finished_at or game.started_at or game.created_at
+    existing = (
+        Game.objects.filter(
+            status=Game.Status.OPEN,
+            ruleset=game.ruleset,
+            options=game.options,
+            seats_wanted=game.seats_wanted,
+            created_by_id__in=humans,
+            created_at__gte=since,
+        )
+        .order_by("created_at")
+        .first()
+    )
+    if existing is not None:
+        if not existing.seats.filter(user=user).exists():
+            table_join(game_id=existing.id, user=user)
+        return existing
+    rematch = table_create(
+        user=user,
+        ruleset=game.ruleset,
+        seats=game.seats_wanted,
+        options=game.options,
+        time_control=game.time_control or None,
+        bot_think_seconds=game.bot_think_seconds,
+    )
+    # The bots sit down again at their levels; a player who left, played on by a bot,
+    # is a player: their seat stays free for them.
+    order = 1
+    for seat in seats:
+        if seat.user_id is None and seat.bot_level:
+            Seat.objects.create(game=rematch, bot_level=seat.bot_level, joined_order=order)
+            order += 1
+    after_commit(rematch, lobby=True)
+    return rematch

@@ -25,6 +25,18 @@ class TableChat {
     this.form = root.querySelector("#chat-form");
     this.input = root.querySelector("#chat-input");
     if (this.form) this.form.addEventListener("submit", (ev) => this.say(ev));
+    // Lines from others that came while the chat was out of sight: a mark that leads to it.
+    this.unread = 0;
+    this.inView = false;
+    this.mark = h("a", { href: "#chat", class: "chat-unread", id: "chat-unread", hidden: true, onclick: () => this.markRead() });
+    document.body.append(this.mark);
+    new IntersectionObserver((entries) => {
+      this.inView = entries.some((e) => e.isIntersecting);
+      if (this.inView && !document.hidden) this.markRead();
+    }).observe(this.log);
+    document.addEventListener("visibilitychange", () => {
+      if (this.inView && !document.hidden) this.markRead();
+    });
     this.socket = new ReconnectingSocket(() => wsUrl(`/ws/games/${this.gameId}/chat/`), {
       first: 500,
       max: 15000,
@@ -41,7 +53,9 @@ class TableChat {
       clear(this.log);
       message.messages.forEach((line) => this.append(line));
     } else if (message.type === "message") {
+      const fresh = !this.log.querySelector(`[data-message="${message.message.id}"]`);
       this.append(message.message);
+      if (fresh && !message.message.hidden && message.message.author !== this.me && (!this.inView || document.hidden)) this.countUnread();
     } else if (message.type === "hidden") {
       const line = this.log.querySelector(`[data-message="${message.message}"]`);
       if (line) line.remove();
@@ -70,6 +84,21 @@ class TableChat {
       ),
     );
     this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  countUnread() {
+    this.unread += 1;
+    const words = `${this.unread} new chat message${this.unread === 1 ? "" : "s"}`;
+    this.mark.textContent = `Chat: ${this.unread} new ▾`;
+    this.mark.setAttribute("aria-label", `${words}: show the chat`);
+    this.mark.hidden = false;
+    this.root.querySelector("#chat-heading").textContent = `Chat (${this.unread} new)`;
+  }
+
+  markRead() {
+    this.unread = 0;
+    this.mark.hidden = true;
+    this.root.querySelector("#chat-heading").textContent = "Chat";
   }
 
   say(ev) {

@@ -7,11 +7,13 @@ import { createTable, showThinkField } from "./lobby/create.js";
 import { restoreFilters } from "./lobby/filters.js";
 import { loadTables } from "./lobby/list.js";
 import { connect } from "./lobby/live.js";
+import { wireQuickStart } from "./lobby/quick.js";
 import { renderOptions } from "./lobby/options.js";
 import { createForm, filters, setRulesets } from "./lobby/state.js";
 import { loadTimeControl } from "./lobby/time.js";
 
 async function init() {
+  wireQuickStart();
   restoreFilters();
   filters.addEventListener("change", loadTables);
   filters.addEventListener("submit", (ev) => ev.preventDefault());

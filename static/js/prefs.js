@@ -32,7 +32,7 @@ function applyShapes(on) {
   const button = document.getElementById("shapes-toggle");
   if (button) {
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = `Shapes: ${on ? "on" : "off"}`;
+    button.textContent = `Colour-blind shapes: ${on ? "on" : "off"}`;
   }
 }
 

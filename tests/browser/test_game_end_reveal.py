@@ -47,7 +47,8 @@ def test_a_spectator_sees_every_seats_secrets_once_the_game_is_over(new_player, 
     # A Kingdoms seat that already placed its starting tile has nothing left to hide.
     assert len(secrets) >= (1 if ruleset == "kingdoms" else 2), state["revealed"]
     seats = api_json(spectator, f"/api/tables/{table_id}/")["seats"]
-    names = {str(s["seat"]): s["name"] for s in seats}
+    # Each player by their own name (one who resigned is not "(bot)" in the result).
+    names = {str(s["seat"]): s["user"] or s["name"] for s in seats}
     for page, shot in ((spectator, "live"), (None, "reloaded")):
         if page is None:
             spectator.reload()

@@ -46,10 +46,14 @@ def test_one_consistent_result_after_a_resignation(new_player, artifacts, size):
     rows = page.locator("#result tbody tr")
     expect(rows).to_have_count(2)
     expect(rows.first.locator("th")).to_contain_text(winner)
-    expect(rows.last.locator("th")).to_contain_text(mine)
+    # The result names the player who left by their own name (the log keeps "(bot)": a
+    # bot played the seat on), and says how each place came about.
+    expect(rows.last.locator("th")).to_have_text(ana.name)
     expect(rows.last.locator("td.num").first).to_have_text("2")
+    expect(rows.last.locator(".breakdown")).to_have_text("resigned")
+    expect(rows.first.locator(".breakdown")).to_contain_text("won: the others left the table")
     note = page.locator("#result [data-note='departures']")
-    expect(note).to_contain_text(f"{mine} resigned: a player who leaves the table ranks last")
+    expect(note).to_contain_text(f"{ana.name} resigned: a player who leaves the table ranks last")
     result_line = page.locator("#log li[data-type='result_declared']")
     expect(result_line).to_have_count(1)
     # The bot is the last seat left: the game ended at once, and the line says why.

@@ -1,5 +1,6 @@
 """Kingdoms: each row's and column's value during an epoch, and the scored board with each
-player's gain shown before the next epoch wipes it (until Continue, or a few seconds)."""
+player's gain, row by row and column by column, in view before the next epoch wipes it
+(until Continue, or a few seconds), with no turn offered meanwhile."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ pytestmark = pytest.mark.browser
 # Our next legal move, or the interlude: whichever comes first.
 READY = """() => !!document.getElementById('interlude')
   || (window.kingdomTable.currentLegal().length > 0 && !window.kingdomTable.pending)"""
+IN_WINDOW = """(el) => { const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth; }"""
 MARKS = """(kind) => [...document.querySelectorAll(`.kingdoms-board .line-mark.${kind}`)]
   .map((g) => `${g.dataset.line}:${g.dataset.index}:${g.dataset.gains}`).sort()"""
 
 
 def test_line_values_during_the_epoch_and_the_scored_board_before_the_next(new_player, artifacts):
-    ana = new_player("ana", width=1366, height=900)
+    ana = new_player("ana", width=1366, height=768)
     page = ana.page
     table_id = create_table(page, "kingdoms", seats=2, bots=1)
     start_from_lobby(page, table_id)
@@ -52,10 +55,34 @@ def test_line_values_during_the_epoch_and_the_scored_board_before_the_next(new_p
     )
     gains = events["events"][0]["data"]["gains"]
     names = page.evaluate("window.kingdomTable.names()")
+    signed = {1: "+", -1: "−", 0: ""}
     for seat, gain in enumerate(gains):
-        expect(box.locator(f"li[data-seat='{seat}']")).to_contain_text(
-            f"{names[str(seat)]} {'+' if gain > 0 else ''}{gain} gold"
+        expect(box.locator(f"tr[data-seat='{seat}']")).to_contain_text(
+            f"{names[str(seat)]} {signed[(gain > 0) - (gain < 0)]}{abs(gain)} gold"
         )
+    # The scoring is on screen, and nothing on the page says otherwise: no turn offered,
+    # no controls, no bot thinking, until the player continues.
+    assert box.evaluate(IN_WINDOW), "the epoch's scoring is on screen"
+    banner = page.locator("#turn-banner")
+    expect(banner).to_contain_text("Epoch 1 scored")
+    expect(banner).to_have_attribute("data-your-turn", "0")
+    expect(banner).not_to_contain_text("Your turn")
+    expect(banner).not_to_contain_text("thinking")
+    expect(page.locator("#draw-tile")).to_have_count(0)
+    expect(page.locator("#kingdoms-hint")).to_have_count(0)
+    # The seats read as the scored board does: nobody to act, each one's gold after scoring.
+    expect(page.locator("#seats .tag-turn")).to_have_count(0)
+    gold_after = events["events"][0]["data"]["gold"]
+    for seat, gold in enumerate(gold_after):
+        expect(page.locator(f"#seats li[data-seat='{seat}'] .gold")).to_have_text(f"{gold} gold")
+    # Each player's gain is broken down into the rows and columns that paid it.
+    lines = events["events"][0]["data"]["lines"]
+    for seat, gain in enumerate(gains):
+        detail = box.locator(f"tr[data-seat='{seat}'] .interlude-detail").inner_text()
+        paid = [line for line in lines if line["gains"][seat]]
+        for line in paid:
+            assert f"{line['line']} {line['index'] + 1} " in detail, (detail, line)
+        assert sum(line["gains"][seat] for line in paid) == gain
     # The scored board: all 11 lines marked as scored, the pieces still on it, while the
     # live state is already the next epoch.
     expect(page.locator(".kingdoms-board .line-mark.scored")).to_have_count(11)
@@ -63,9 +90,11 @@ def test_line_values_during_the_epoch_and_the_scored_board_before_the_next(new_p
     assert page.evaluate("window.kingdomTable.view.epoch") == 2
     page.screenshot(path=artifacts / "kingdoms-epoch-scored.png")
     page.set_viewport_size({"width": 390, "height": 844})
-    box.scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, 0)")
+    assert box.evaluate(IN_WINDOW), "the epoch's scoring is on a phone's screen"
+    expect(page.locator("#interlude-continue")).to_be_visible()
     page.screenshot(path=artifacts / "kingdoms-epoch-scored-phone.png")
-    page.set_viewport_size({"width": 1366, "height": 900})
+    page.set_viewport_size({"width": 1366, "height": 768})
 
     page.click("#interlude-continue")
     expect(box).to_have_count(0)

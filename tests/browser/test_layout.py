@@ -70,6 +70,9 @@ def test_phone_width_lobby_and_table_fit_and_play_by_keyboard(new_player, artifa
     assert focused and focused.startswith("cell-")
     page.keyboard.press("Enter")
     expect(page.locator("#log li", has_text=f"{ana.name} placed a rank-1 castle")).to_have_count(1)
+    # The clocks were pressed (timed table): the log keeps those lines out of sight.
+    assert page.locator("#log li[data-type='clock_pressed']").count() > 0
+    assert page.locator("#log li:visible", has_text="clock").count() == 0
     page.screenshot(path=artifacts / "table-kingdoms-phone.png", full_page=True)
     page.goto("/")
     expect(page.locator("html.shapes-on")).to_have_count(1)

@@ -32,7 +32,8 @@ def check_rules_page(page, game: dict) -> None:
     expect(rows).to_have_count(len(game["options"]))
     for option in game["options"]:
         row = variants.locator(f"tr[data-option='{option['name']}']")
-        expect(row.locator("code")).to_have_text(option["name"])
+        # Named as the lobby's form names it, not by the API's name.
+        expect(row.locator("th")).to_have_text(option["label"])
     expect(page.locator("#engine-choices li")).not_to_have_count(0)
     expect(page.locator("#engine-choices")).to_contain_text("ranks last")
 

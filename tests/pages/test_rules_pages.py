@@ -53,3 +53,15 @@ def test_a_table_page_links_its_games_rules(client, make_user, ruleset):
     game = game_with_bots(make_user(), ruleset=ruleset, bots=2)
     body = client.get(f"/tables/{game.id}/").content.decode()
     assert f'href="/rules/{ruleset}/"' in body
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_rules_page_names_options_in_players_words(client, ruleset):
+    body = html.unescape(client.get(f"/rules/{ruleset}/").content.decode())
+    rules = get_ruleset(ruleset)
+    for option in rules.options:
+        row = body.split(f'data-option="{option.name}"', 1)[1].split("</tr>", 1)[0]
+        assert option.as_json()["label"] in row
+        # The API's name (last_castle, allow_two_players) is no word on the page.
+        if "_" in option.name:
+            assert option.name not in row and option.name not in body.split("</table>", 1)[1]

@@ -61,7 +61,7 @@ OPTIONS: tuple[Option, ...] = (
         "board",
         "random",
         "The board: 4 random sections, each upright or turned; the first game's board; or "
-        "the 4 sections you choose (options 'sections' and 'rotations').",
+        "the 4 sections you choose.",
         ("random", "first_game", "chosen"),
         label="Board",
         labels=(

@@ -7,13 +7,13 @@
 // settlement or piece to move, then where it goes. Choices that are no hex are buttons.
 
 import { clear, focusKeyOf, h, restoreFocus } from "../dom.js";
-import { boardSvg } from "./kingdom_builder/board.js";
+import { boardSvg, placedAt } from "./kingdom_builder/board.js";
 import { analyse, checkSelection } from "./kingdom_builder/commands.js";
 import { panel, seatSummary, turnBar } from "./kingdom_builder/panel.js";
 import { TERRAIN, TERRAIN_BY_KEY } from "./kingdom_builder/texts.js";
 import { boardPort, showTargets } from "./kingdom_builder/view_port.js";
 
-export { TERRAIN, seatSummary };
+export { TERRAIN, placedAt, seatSummary };
 
 export function render(root, view, legal, ctx) {
   if (!view.board) {
@@ -37,6 +37,9 @@ export function render(root, view, legal, ctx) {
   restoreFocus(root, focusKey);
   if (slot) restoreFocus(slot, focusKey);
 }
+
+/** A seat's gold so far: its score when the game ends early (the others left). */
+export const scoreOf = (view, seat) => view?.players?.[seat]?.score?.total;
 
 export function breakdownLabel(key) {
   return key === "total" ? "total" : key.replaceAll("_", " ");

@@ -30,6 +30,15 @@ export function cardName(card) {
   if (isTreasure(card)) return "Treasure";
   return `${COLOUR[card[0]].name} ${card[1]} (${ROLE[Number(card[1])]})`;
 }
+const TIER_BONUS = { 1: "½", 2: "1", 3: "2" };
+
+/** What a card is for, in a sentence (its hover). */
+export function cardMeaning(card) {
+  if (!card) return "";
+  if (isTreasure(card)) return "Treasure: bid in a battle it is worth 15; in your kingdom it adds ½ to your bonus.";
+  const tier = Math.ceil(valueOf(card) / 3);
+  return `${cardName(card)}: bids ${valueOf(card)} (plus your bonus) in a battle; with two more ${TIER_VALUES[tier]} cards it makes a ${TIER[tier]} in your kingdom (bonus ${TIER_BONUS[tier]}).`;
+}
 const shortName = (card) => (isTreasure(card) ? "Treasure" : `${COLOUR[card[0]].name} ${card[1]}`);
 const halves = (n) => {
   const whole = Math.floor(n / 2);
@@ -67,7 +76,7 @@ function cardStyle(card) {
 }
 
 function cardEl(card, attrs = {}) {
-  return h("span", { class: ["kc-card", attrs.class], style: cardStyle(card), title: cardName(card), "aria-label": cardName(card), role: "img", dataset: { card } }, cardFace(card));
+  return h("span", { class: ["kc-card", attrs.class], style: cardStyle(card), title: cardMeaning(card), "aria-label": cardName(card), role: "img", dataset: { card } }, cardFace(card));
 }
 
 function flagEl(flag) {
@@ -244,7 +253,8 @@ function handPanel(view, can, p, ctx) {
         class: ["kc-card", playable.has(card) && "target", selected && "selected"],
         style: cardStyle(card),
         "aria-pressed": String(selected),
-        "aria-label": `${cardName(card)}${playable.has(card) ? ", playable" : ""}`,
+        "aria-label": `${cardName(card)}${selected ? ", picked" : playable.has(card) ? ", playable" : ""}`,
+        title: cardMeaning(card),
         "data-focus-key": `hand-${card}`,
         dataset: { card, bid: can.bids.has(card) ? "1" : undefined },
         onclick: () => {
@@ -254,11 +264,12 @@ function handPanel(view, can, p, ctx) {
       },
       cardFace(card),
     );
+    // Once the game is over the hand is only shown: no reordering.
     const item = h(
       "div",
-      { class: "kc-hand-item", role: "listitem", draggable: "true", dataset: { card } },
+      { class: "kc-hand-item", role: "listitem", draggable: ctx.over ? null : "true", dataset: { card } },
       button,
-      h(
+      ctx.over ? null : h(
         "span",
         { class: "kc-move" },
         h("button", { type: "button", "aria-label": `Move ${shortName(card)} left`, disabled: index === 0, "data-focus-key": `left-${card}`, onclick: () => move(card, -1) }, "◀"),
@@ -320,9 +331,11 @@ function handPanel(view, can, p, ctx) {
     { class: ["kc-hand-panel", p.highlight && "kc-highlight"], "aria-label": "Your hand" },
     h("h3", {}, "Your hand"),
     list,
-    actions.length ? h("div", { class: "actions" }, actions) : null,
+    // With a bar that stays in view, the picked cards' buttons go there (render()).
+    actions.length && !ctx.bar ? h("div", { class: "actions" }, actions) : null,
     groups.length ? h("div", { class: "kc-commands", role: "group", "aria-label": "Groups you can lay" }, groups) : null,
   );
+  wrap.pickedActions = actions;
   return wrap;
 }
 
@@ -331,21 +344,51 @@ export function render(root, view, legal, ctx) {
     clear(root).append(h("p", { class: "muted" }, "The cards are not dealt yet."));
     return;
   }
-  const focusKey = focusKeyOf(root);
+  const slot = ctx.bar || null;
+  const focusKey = focusKeyOf(root) || (slot && focusKeyOf(slot));
   const p = prefs(ctx);
   const can = analyse(legal);
-  const parts = [prefsBar(p, ctx)];
-  if (p.tutorial) parts.push(h("p", { class: "kc-tutorial", id: "kc-tutorial" }, tutorialText(view, can, ctx)));
+  const parts = ctx.over ? [] : [prefsBar(p, ctx)];
+  const tip = p.tutorial && !ctx.over ? h("p", { class: "kc-tutorial", id: "kc-tutorial" }, tutorialText(view, can, ctx)) : null;
+  if (!slot && tip) parts.push(tip);
   parts.push(centreAndBattle(view, can, ctx));
-  if (view.hand) parts.push(handPanel(view, can, p, ctx));
+  const hand = view.hand ? handPanel(view, can, p, ctx) : null;
+  if (hand) parts.push(hand);
   const extra = [];
   if (can.keep) extra.push(h("button", { type: "button", id: "kc-keep", "data-focus-key": "keep", onclick: () => ctx.send(can.keep) }, "Keep my kingdom as it is this turn"));
   if (can.endLast) extra.push(h("button", { type: "button", class: "primary", id: "kc-end-last", "data-focus-key": "end-last", onclick: () => ctx.send(can.endLast) }, "End my last turn"));
   if (view.seat !== null && view.seat !== undefined && view.changes_left) extra.push(h("span", { class: "small-text muted" }, `${view.changes_left[view.seat]} kingdom changes left this turn`));
-  if (extra.length) parts.push(h("div", { class: "actions" }, extra));
+  if (slot) {
+    // The tip and the buttons of this step (the picked cards', keep, end) stay in view.
+    const picked = hand?.pickedActions || [];
+    const buttons = [...picked, ...extra];
+    clear(slot);
+    if (tip || buttons.length) slot.append(h("div", { class: "kc-turn-bar", id: "kc-turn-bar" }, tip, buttons.length ? h("div", { class: "actions" }, buttons) : null));
+  } else if (extra.length) parts.push(h("div", { class: "actions" }, extra));
   parts.push(h("div", { class: ["kc-kingdoms", p.highlight && "kc-highlight"] }, view.kingdoms.map((k) => kingdomPanel(view, k, can, ctx))));
   clear(root).append(h("div", { class: ["kc", p.shapes && "kc-shapes", legal.length && "has-moves"] }, parts));
+  markLastMoves(root, ctx);
   restoreFocus(root, focusKey);
+  if (slot) restoreFocus(slot, focusKey);
+}
+
+const PLACING = new Set(["card_laid", "treasure_laid"]);
+
+/** The card a placing event laid in a kingdom (the table marks the last moves), or null. */
+export function placedAt(event) {
+  return PLACING.has(event.type) && event.data?.card ? event.data.card : null;
+}
+
+/** The cards laid since your last move, ringed; the newest arrivals play their arrival once. */
+function markLastMoves(root, ctx) {
+  const moves = ctx.lastMoves || [];
+  moves.forEach((e, i) => {
+    const card = root.querySelector(`.kc-kingdom[data-seat="${e.data.seat}"] .kc-card[data-card="${CSS.escape(placedAt(e))}"]`);
+    if (!card) return; // returned to the hand since
+    card.classList.add("last-move");
+    if (e.seq > ctx.animatedUpTo) card.classList.add("arrived");
+    card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, ${i === moves.length - 1 ? "the last move" : "laid since your last move"}`);
+  });
 }
 
 export function seatSummary(view, seat) {
@@ -369,4 +412,11 @@ export const breakdownLabel = (key) => LABELS[key] || key.replaceAll("_", " ");
 export const concurrentSeats = true;
 
 // What a seat held hidden, shown to everyone once the game is over (view.revealed).
+/** A hand revealed at the end, as small cards rather than a line of names. */
+export function revealedNode(key, value) {
+  if (key !== "hand") return null;
+  const cards = value || [];
+  return h("span", { class: "kc-revealed-hand" }, "hand: ", cards.length ? cards.map((card) => cardEl(card, { class: "kc-card-mini" })) : "empty");
+}
+
 export const revealedText = (key, value) => (key === "hand" ? `hand: ${(value || []).map(cardName).join(", ") || "empty"}` : `${key}: ${value}`);

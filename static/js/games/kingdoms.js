@@ -12,11 +12,18 @@ const GAP = 6;
 const MARGIN = 26;
 
 const SPECIAL = {
-  mountain: { label: "Mountain", short: "▲", fill: "#8c8c8c", ink: "#fff" },
-  dragon: { label: "Dragon", short: "Dragon", fill: "#6b1d1d", ink: "#fff" },
-  gold_mine: { label: "Gold Mine", short: "Gold ×2", fill: "#c9a227", ink: "#1b1b1b" },
-  wizard: { label: "Wizard", short: "Wizard", fill: "#3b2f6b", ink: "#fff" },
+  mountain: { label: "Mountain", short: "▲", fill: "#8c8c8c", ink: "#fff", does: "cuts its row and column in two: each part is scored on its own" },
+  dragon: { label: "Dragon", short: "Dragon", fill: "#6b1d1d", ink: "#fff", does: "cancels the resources (the + tiles) in its part of the row and of the column" },
+  gold_mine: { label: "Gold Mine", short: "Gold ×2", fill: "#c9a227", ink: "#1b1b1b", does: "doubles the total of its part of the row and of the column" },
+  wizard: { label: "Wizard", short: "Wizard", fill: "#3b2f6b", ink: "#fff", does: "each castle next to it counts one rank more" },
 };
+
+/** What a tile does, in a sentence (its hover and its button's label). */
+export function tileMeaning(tile) {
+  const { kind, value } = kindOf(tile);
+  if (SPECIAL[kind]) return `${SPECIAL[kind].label}: ${SPECIAL[kind].does}.`;
+  return value > 0 ? `Resource +${value}: adds ${value} to its row and its column.` : `Hazard −${-value}: takes ${-value} from its row and its column.`;
+}
 
 export function tileName(tile) {
   if (!tile) return "";
@@ -111,7 +118,7 @@ function castleGlyph(x, y, size, seat, rank, shapes) {
 
 function tileGlyph(x, y, size, tile) {
   const { kind, value } = kindOf(tile);
-  const g = s("g", { class: ["tile", `tile-${kind}`], "data-tile": tile });
+  const g = s("g", { class: ["tile", `tile-${kind}`], "data-tile": tile }, s("title", {}, tileMeaning(tile)));
   const pad = size * 0.08;
   let fill;
   let ink = "#111";
@@ -181,6 +188,7 @@ function board(view, legal, can, sel, ctx) {
     svg.append(s("text", { x: 10, y: MARGIN + r * (CELL + GAP) + CELL / 2 + 5, "text-anchor": "middle", class: "axis" }, String(r + 1)));
   }
   const lineGains = new Map((view.lines || []).map((l) => [`${l.line}:${l.index}`, l.gains]));
+  const marked = lastMoveMarks(ctx);
   for (let r = 0; r < ROWS; r++) {
     for (let c = 0; c < COLUMNS; c++) {
       const x = MARGIN + c * (CELL + GAP);
@@ -188,8 +196,9 @@ function board(view, legal, can, sel, ctx) {
       const cell = view.grid[r][c];
       const space = [r, c];
       const command = cell ? null : commandFor(sel, can, legal, space);
+      const mark = cell ? marked.get(`${r},${c}`) : null;
       const g = s("g", {
-        class: ["cell", cell ? "cell-full" : "cell-empty", command && "target"],
+        class: ["cell", cell ? "cell-full" : "cell-empty", command && "target", mark && "last-move", mark?.fresh && "arrived"],
         "data-row": r,
         "data-col": c,
         "data-focus-key": `cell-${r}-${c}`,
@@ -197,6 +206,7 @@ function board(view, legal, can, sel, ctx) {
       g.append(s("rect", { class: "cell-bg", x, y, width: CELL, height: CELL, rx: 8 }));
       if (cell?.piece === "castle") g.append(castleGlyph(x, y, CELL, cell.seat, cell.rank, ctx.shapes));
       else if (cell?.piece === "tile") g.append(tileGlyph(x, y, CELL, cell.tile));
+      if (mark) g.append(s("rect", { class: "last-ring", x: x - 2, y: y - 2, width: CELL + 4, height: CELL + 4, rx: 10 }));
       if (command) {
         g.append(s("rect", { class: "target-ring", x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 7 }));
         const what = can.drawn ? tileName(view.drawn_tile?.tile) : describeSelection(sel, view);
@@ -205,7 +215,8 @@ function board(view, legal, can, sel, ctx) {
         let label = `${where(space)}: `;
         if (!cell) label += "empty";
         else if (cell.piece === "castle") label += `rank-${cell.rank} castle of ${ctx.names[cell.seat] || `seat ${cell.seat}`}`;
-        else label += tileName(cell.tile);
+        else label += tileMeaning(cell.tile);
+        if (mark) label += mark.latest ? ", the last move" : ", placed since your last move";
         g.setAttribute("aria-label", label);
       }
       svg.append(g);
@@ -225,6 +236,29 @@ function board(view, legal, can, sel, ctx) {
     if (gains) svg.append(lineMark(MARGIN + c * (CELL + GAP) - 2, MARGIN + ROWS * (CELL + GAP) + 4, gains, !!scored, "column", c, ctx));
   }
   return svg;
+}
+
+/** The spaces the last moves filled: "row,col" -> {fresh, latest}. */
+function lastMoveMarks(ctx) {
+  const marks = new Map();
+  const moves = ctx.lastMoves || [];
+  moves.forEach((e, i) => {
+    const space = placedAt(e);
+    if (space) marks.set(`${space[0]},${space[1]}`, { fresh: e.seq > ctx.animatedUpTo, latest: i === moves.length - 1 });
+  });
+  return marks;
+}
+
+const PLACING = new Set(["castle_placed", "tile_placed", "starting_tile_placed"]);
+
+/** Where a placing event put its piece (the table marks the last moves), or null. */
+export function placedAt(event) {
+  return PLACING.has(event.type) && Array.isArray(event.data?.space) ? event.data.space : null;
+}
+
+/** A new epoch starts on an empty board: no earlier move is on it. */
+export function clearsBoard(event) {
+  return event.type === "epoch_started";
 }
 
 /** A line's gain per seat: a seat-coloured dot and the number, for every seat it pays. */
@@ -255,10 +289,22 @@ export function interludeAfter(event) {
 }
 
 export function interludeSummary(event, names) {
-  const gains = event.data?.gains || [];
+  const data = event.data || {};
+  const gains = data.gains || [];
+  const signed = (g) => `${g > 0 ? "+" : g < 0 ? "−" : ""}${Math.abs(g)}`;
+  const lineName = (l) => `${l.line === "row" ? "row" : "column"} ${l.index + 1}`;
   return {
-    title: `Epoch ${event.data?.epoch} scored`,
-    lines: gains.map((g, seat) => ({ seat, text: `${names[seat] || `seat ${seat}`} ${g > 0 ? "+" : ""}${g} gold` })),
+    title: `Epoch ${data.epoch} scored`,
+    lines: gains.map((g, seat) => {
+      // Each row and column that paid this seat, in the board's order.
+      const paid = (data.lines || []).filter((l) => l.gains?.[seat]).map((l) => `${lineName(l)} ${signed(l.gains[seat])}`);
+      return {
+        seat,
+        text: `${names[seat] || `seat ${seat}`} ${signed(g)} gold`,
+        detail: paid.length ? paid.join(", ") : "no row or column paid",
+        total: data.gold?.[seat],
+      };
+    }),
   };
 }
 
@@ -273,18 +319,6 @@ function controls(view, legal, can, sel, ctx) {
     ctx.rerender();
   };
   const hand = view.castles?.[me] || [0, 0, 0, 0];
-  const canPlace = legal.length > 0;
-
-  if (can.drawn && view.drawn_tile) {
-    box.append(
-      h(
-        "div",
-        { class: "drawn-tile", role: "status" },
-        tileIcon(view.drawn_tile.tile, 48),
-        h("span", {}, `You drew ${tileName(view.drawn_tile.tile)}. Choose a highlighted space for it.`),
-      ),
-    );
-  }
 
   const castleButtons = [1, 2, 3, 4].map((rank) => {
     const count = hand[rank - 1] || 0;
@@ -326,6 +360,7 @@ function controls(view, legal, can, sel, ctx) {
             "data-focus-key": "starting-tile",
             id: "starting-tile-button",
             "aria-label": `Your starting tile: ${tileName(mine.tile)}`,
+            title: tileMeaning(mine.tile),
             onclick: () => choose(pressed ? null : { kind: "start" }),
           },
           tileIcon(mine.tile, 36),
@@ -368,20 +403,36 @@ function controls(view, legal, can, sel, ctx) {
     box.append(h("div", { class: "piece-row wrap", role: "group", "aria-label": "Face-up tiles" }, h("span", { class: "piece-row-label" }, "Face-up supply"), buttons));
   }
 
+  return box;
+}
+
+/** The step's prompt and its buttons (draw, pass), in the bar that stays in view above
+ * the board; empty when there is nothing to do. */
+function turnBar(view, legal, can, sel, ctx) {
+  const bar = h("div", { class: "kingdoms-turn-bar", id: "kingdoms-turn-bar" });
+  if (can.drawn && view.drawn_tile) {
+    bar.append(
+      h(
+        "div",
+        { class: "drawn-tile", role: "status" },
+        tileIcon(view.drawn_tile.tile, 40),
+        h("span", { id: "kingdoms-hint", class: "hint" }, `You drew ${tileName(view.drawn_tile.tile)}. Choose a highlighted space for it.`),
+      ),
+    );
+  }
+  let hint = "";
+  if (!legal.length) hint = ctx.replay ? "" : ctx.pending ? "Sending…" : "";
+  else if (can.drawn) hint = "";
+  else if (sel) hint = `Now choose a highlighted space for ${describeSelection(sel, view)}.`;
+  else hint = "Choose a castle" + (can.start ? ", your starting tile" : "") + (can.faceUp.size ? ", a face-up tile" : "") + (can.draw ? ", or draw a tile" : "") + ".";
+  if (hint) bar.append(h("p", { class: "hint", id: "kingdoms-hint" }, hint));
   const extra = [];
   if (can.draw) {
     extra.push(h("button", { type: "button", class: "primary", id: "draw-tile", "data-focus-key": "draw", onclick: () => ctx.send({ type: "draw_tile" }) }, "Draw a tile"));
   }
   if (can.pass) extra.push(h("button", { type: "button", id: "pass", "data-focus-key": "pass", onclick: () => ctx.send({ type: "pass" }) }, "Pass"));
-  if (extra.length) box.append(h("div", { class: "actions" }, extra));
-
-  let hint = "";
-  if (!canPlace) hint = ctx.replay ? "" : ctx.pending ? "Sending…" : "";
-  else if (can.drawn) hint = "";
-  else if (sel) hint = `Now choose a highlighted space for ${describeSelection(sel, view)}.`;
-  else hint = "Choose a castle" + (can.start ? ", your starting tile" : "") + (can.faceUp.size ? ", a face-up tile" : "") + (can.draw ? ", or draw a tile" : "") + ".";
-  if (hint) box.append(h("p", { class: "hint", id: "kingdoms-hint" }, hint));
-  return box;
+  if (extra.length) bar.append(h("div", { class: "actions" }, extra));
+  return bar.childNodes.length ? bar : null;
 }
 
 // ---- the exports ------------------------------------------------------------------------------
@@ -390,7 +441,8 @@ export function render(root, view, legal, ctx) {
     clear(root).append(h("p", { class: "muted" }, "The board is not laid out yet."));
     return;
   }
-  const focusKey = focusKeyOf(root);
+  const slot = ctx.bar || null;
+  const focusKey = focusKeyOf(root) || (slot && focusKeyOf(slot));
   const can = choices(legal);
   let sel = ctx.state.kingdomsSel || null;
   if (!selectionValid(sel, can)) sel = null;
@@ -410,10 +462,22 @@ export function render(root, view, legal, ctx) {
       ? h("span", { class: "drawn-public" }, `${ctx.names[view.drawn_tile.seat] || "A player"} drew `, h("strong", {}, tileName(view.drawn_tile.tile)))
       : null,
   );
+  const bar = turnBar(view, legal, can, sel, ctx);
+  if (slot) {
+    clear(slot);
+    if (bar) slot.append(bar);
+  }
   clear(root).append(
-    h("div", { class: ["kingdoms", legal.length && "has-moves"] }, info, board(view, legal, can, sel, ctx), controls(view, legal, can, sel, ctx)),
+    h(
+      "div",
+      { class: ["kingdoms", legal.length && "has-moves"] },
+      info,
+      slot ? null : bar,
+      h("div", { class: "kingdoms-table" }, board(view, legal, can, sel, ctx), controls(view, legal, can, sel, ctx)),
+    ),
   );
   restoreFocus(root, focusKey);
+  if (slot) restoreFocus(slot, focusKey);
 }
 
 /** A line under each player's name: gold, castles in hand, starting tile. */
@@ -436,6 +500,9 @@ export function seatSummary(view, seat, ctx) {
   }
   return h("span", { class: "seat-line-detail" }, parts);
 }
+
+/** A seat's gold: its score when the game ends early (the others left). */
+export const scoreOf = (view, seat) => view?.gold?.[seat];
 
 const LABELS = { start: "start", gold: "total" };
 

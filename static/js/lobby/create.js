@@ -41,10 +41,24 @@ export async function createTable(ev) {
     toast(`Table created: ${table.ruleset_name}.`, "info");
     list.querySelector(`[data-table-id="${table.id}"]`)?.scrollIntoView({ block: "nearest" });
   } catch (err) {
-    showError(err);
+    if (!pointAtSeatOption(err, rules, seats)) showError(err);
   } finally {
     submit.disabled = false;
   }
+}
+
+/** Too few seats where a table option allows them (Kingdom Cards' "Allow two players"):
+ * say which option, and take the player to it. Whether it did. */
+function pointAtSeatOption(err, rules, seats) {
+  if (err?.code !== "bad_seats") return false;
+  const option = (rules?.options || []).find((o) => o.name === "allow_two_players");
+  const box = option && document.getElementById(`opt-${option.name}`);
+  if (!box || box.checked || seats !== 2) return false;
+  toast(`${err.message} For two, tick “${option.label}” below.`, "error");
+  box.closest(".field")?.classList.add("needs-attention");
+  box.focus();
+  box.addEventListener("change", () => box.closest(".field")?.classList.remove("needs-attention"), { once: true });
+  return true;
 }
 
 /** The think time matters only for hard bots: shown with that level. */

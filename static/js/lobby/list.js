@@ -6,11 +6,13 @@ import { timeControlText } from "../clock.js";
 import { clear, h } from "../dom.js";
 import { seatBadge } from "../players.js";
 import { FILTER_KEY, matches, readFilters } from "./filters.js";
-import { list, me, rulesetOf, tables } from "./state.js";
+import { list, me, myGames, rulesetOf, tables } from "./state.js";
 
 const empty = document.getElementById("table-empty");
+const myList = document.getElementById("my-game-list");
 const more = document.getElementById("table-more");
 const busy = new Set(); // table ids with a request in flight
+const starting = new Set(); // tables we are starting ourselves: the Start button goes there
 const botLevels = new Map(); // table id -> the bot level picked on its card
 const STATUS_WORDS = { open: "open", active: "in progress", finished: "finished", aborted: "aborted" };
 let nextPage = null; // the address of the next (older) page of tables, if any
@@ -28,6 +30,7 @@ export async function loadTables() {
   if (f.status) query.set("status", f.status);
   if (f.mine) query.set("mine", "1");
   const load = ++loads;
+  loadMyGames();
   try {
     const page = await get(`/api/tables/?${query}`);
     if (load !== loads) return;
@@ -35,6 +38,33 @@ export async function loadTables() {
     showPage(page);
   } catch (err) {
     showError(err);
+  }
+}
+
+/** Our games in progress, whatever the filters say (a returning player finds them first). */
+async function loadMyGames() {
+  if (!me || !myList) return;
+  try {
+    const page = await get("/api/tables/?mine=1&status=active");
+    myGames.clear();
+    for (const row of page.results) myGames.set(row.id, row);
+    renderTables();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** A table's news from the lobby stream: kept where it belongs; a game we sit at that
+ * someone else just started opens for us. */
+export function takeTableNews(table) {
+  const before = tables.get(table.id) || myGames.get(table.id);
+  tables.set(table.id, table);
+  const seated = me && table.seats.some((seat) => seat.user === me && !seat.bot && !seat.resigned);
+  if (seated && table.status === "active") myGames.set(table.id, table);
+  else myGames.delete(table.id);
+  renderTables();
+  if (seated && before?.status === "open" && table.status === "active" && !starting.has(table.id)) {
+    window.location.href = `/tables/${table.id}/`;
   }
 }
 
@@ -167,6 +197,7 @@ function tableCard(table) {
           disabled: pending || !enough,
           title: enough ? "Start the game with the players seated now" : "Needs more players",
           onclick: async () => {
+            starting.add(table.id);
             const started = await act(table, "start", () => post(`/api/tables/${table.id}/start/`));
             if (started) window.location.href = `/tables/${table.id}/`;
           },
@@ -206,12 +237,20 @@ function winnersLine(table) {
 
 export function renderTables() {
   const f = readFilters();
-  const rows = [...tables.values()].filter((t) => matches(t, f)).sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+  const newest = (a, b) => (a.created_at < b.created_at ? 1 : -1);
+  // A game in progress of ours is shown once, at the top.
+  const rows = [...tables.values()].filter((t) => matches(t, f) && !myGames.has(t.id)).sort(newest);
   const focusedId = document.activeElement?.closest?.(".table-card")?.dataset.tableId;
+  if (myList) {
+    clear(myList);
+    for (const table of [...myGames.values()].sort(newest)) myList.append(tableCard(table));
+    myList.parentElement.hidden = myGames.size === 0;
+  }
   clear(list);
   for (const table of rows) list.append(tableCard(table));
   empty.hidden = rows.length > 0;
-  if (focusedId) list.querySelector(`[data-table-id="${focusedId}"] button, [data-table-id="${focusedId}"] a`)?.focus();
+  empty.textContent = myGames.size ? "No other tables here." : "No tables here yet.";
+  if (focusedId) list.parentElement.querySelector(`[data-table-id="${focusedId}"] button, [data-table-id="${focusedId}"] a`)?.focus();
 }
 
 function hardBotsText(table) {

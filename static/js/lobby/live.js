@@ -2,8 +2,7 @@
 
 import { socketMessage, wsUrl } from "../api.js";
 import { ReconnectingSocket } from "../socket.js";
-import { loadTables, renderTables } from "./list.js";
-import { tables } from "./state.js";
+import { loadTables, takeTableNews } from "./list.js";
 
 const live = document.getElementById("lobby-live");
 
@@ -25,8 +24,7 @@ export function connect() {
       const message = socketMessage(ev);
       if (message === undefined) return;
       if (message.type === "table" && message.table) {
-        tables.set(message.table.id, message.table);
-        renderTables();
+        takeTableNews(message.table);
       }
     },
     onClose: () => setLive("down", "reconnecting…"),

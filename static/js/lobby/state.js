@@ -14,7 +14,8 @@ let rulesets = JSON.parse(document.getElementById("rulesets-data").textContent).
   max_players: r.max,
   options: [],
 }));
-export const tables = new Map(); // id -> summary
+export const tables = new Map(); // id -> summary, as the filters asked
+export const myGames = new Map(); // id -> summary: our games in progress, shown first
 
 export function setRulesets(value) {
   rulesets = value;

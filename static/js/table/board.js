@@ -1,6 +1,7 @@
 // The turn banner, the board drawn by the game's renderer (static/js/games/*.js), and
 // the final scores with their breakdowns.
 
+import { post, showError } from "../api.js";
 import { clear, h } from "../dom.js";
 import { seatBadge } from "../players.js";
 
@@ -38,6 +39,9 @@ export class BoardPart {
     else if (table.status === "finished" || view?.finished) {
       const winners = (view?.outcome?.winners || table.summary?.outcome?.winners || []).map((w) => names[w] || `seat ${w}`);
       text = winners.length ? `Game over. Won by ${winners.join(" and ")}.` : "Game over.";
+    } else if (this.client.interlude.bannerText()) {
+      // The scored board is shown: no turn is offered until the player continues.
+      text = this.client.interlude.bannerText();
     } else if (view && (table.pending || table.viewSeq < table.awaitingSeq)) {
       text = "Sending your move…"; // the view after our own move is on its way
     } else if (view) {
@@ -54,11 +58,15 @@ export class BoardPart {
     } else text = STATUS_WORDS[table.status] || "";
     if (table.replay.at !== null) text = `Replay: the board just after move ${table.replay.at} of ${table.lastSeq}.`;
     banner.textContent = text;
-    const thinking = table.replay.at === null && !mine ? this.client.seats.thinkingBar() : null;
+    const paused = !!this.client.interlude.bannerText();
+    const thinking = table.replay.at === null && !mine && !paused ? this.client.seats.thinkingBar() : null;
     if (thinking) banner.append(" ", thinking);
     banner.classList.toggle("your-turn", mine && table.replay.at === null);
     banner.dataset.yourTurn = mine ? "1" : "0";
-    document.title = `${mine ? "● " : ""}${table.rulesetName} · Kingdom`;
+    document.title = `${mine ? "● Your turn · " : ""}${table.rulesetName} · Kingdom`;
+    // The alert rings once a turn, when the view is settled (not while our move is on its way).
+    const settled = view && table.status === "active" && table.replay.at === null && !table.pending && table.viewSeq >= table.awaitingSeq;
+    if (settled) this.client.alerts.turnNow(table.yourSeat !== null && (view.to_act || []).includes(table.yourSeat));
   }
 
   renderBoard() {
@@ -82,8 +90,16 @@ export class BoardPart {
     const interlude = this.client.interlude;
     const paused = table.replay.at === null ? interlude.pausedView() : null;
     try {
-      table.renderer.render(root, paused || view, paused ? [] : table.currentLegal(), this.client.context());
-      if (paused) root.prepend(interlude.interludeBox() || "");
+      const ctx = this.client.context();
+      if (paused) ctx.lastMoves = [];
+      table.renderer.render(root, paused || view, paused ? [] : table.currentLegal(), ctx);
+      // Each new move's arrival plays once, not again on the next render.
+      this.client.rendererState.animatedUpTo = table.lastSeq;
+      // The scoring goes in the bar that stays in view, where the step's prompt would be.
+      if (paused) {
+        const box = interlude.interludeBox();
+        if (box) clear(table.el.turnBar).append(box);
+      }
     } catch (err) {
       console.error(err);
       clear(root).append(h("p", { class: "error" }, "The board could not be drawn."), h("pre", { class: "mono small-text" }, String(err)));
@@ -92,6 +108,7 @@ export class BoardPart {
 
   renderResult() {
     const table = this.table;
+    if (table.status === "active") this.client.rendererState.seenLive = true;
     const box = table.el.result;
     const outcome = table.view?.outcome || (table.isOver() ? table.summary?.outcome : null);
     const names = table.names();
@@ -102,23 +119,33 @@ export class BoardPart {
       if (revealedList) clear(box).append(revealedList);
       return;
     }
+    const wasHidden = box.hidden;
     box.hidden = false;
     const label = table.renderer?.breakdownLabel || ((key) => key.replaceAll("_", " "));
+    // Ended because the others left: the result says who won that way, and each seat's
+    // score is the game's own (gold, points) as the board stood, not a 1 or a 0.
+    const byDeparture = table.events.findLast((e) => e.type === "result_declared")?.data?.by;
+    const departed = this.departedSeats();
     const rows = [];
     outcome.ranking.forEach((group, index) => {
       for (const seat of group) {
         const breakdown = outcome.breakdown?.[String(seat)] || {};
+        const own = byDeparture ? table.renderer?.scoreOf?.(table.view, seat) : undefined;
+        const score = own ?? (byDeparture ? "—" : outcome.scores?.[String(seat)] ?? "");
+        const why = byDeparture ? departed.get(seat) || `won: the others left the table (${byDeparture})` : null;
         rows.push(
           h(
             "tr",
             { class: seat === table.yourSeat ? "row-you" : null, dataset: { seat: String(seat) } },
             h("td", { class: "num" }, String(index + 1)),
-            h("th", { scope: "row" }, seatBadge(seat, 14), " ", names[seat] || `seat ${seat}`),
-            h("td", { class: "num score" }, String(outcome.scores?.[String(seat)] ?? "")),
+            h("th", { scope: "row" }, seatBadge(seat, 14), " ", this.playerName(seat)),
+            h("td", { class: "num score" }, String(score)),
             h(
               "td",
               { class: "breakdown" },
-              Object.keys(breakdown).length
+              why
+                ? h("span", { class: "result-why" }, why)
+                : Object.keys(breakdown).length
                 ? h(
                     "dl",
                     { class: "breakdown-list" },
@@ -132,12 +159,11 @@ export class BoardPart {
     });
     const seed = table.summary?.seed;
     // Who left the table ranks last whatever the seat (played on by a bot) scored: say so.
-    const leftWords = { resigned: "resigned", expelled: "was expelled", kicked: "was removed by a moderator" };
-    const left = Object.entries(leftWords).flatMap(([key, words]) => (table.view?.[key] || []).map((seat) => `${names[seat] || `seat ${seat}`} ${words}`));
+    const left = [...departed].map(([seat, words]) => `${this.playerName(seat)} ${words}`);
     const leftNote = left.length
       ? h("p", { class: "small-text result-note", dataset: { note: "departures" } }, `${left.join("; ")}: a player who leaves the table ranks last, whatever their seat, played on by a bot, scored.`)
       : null;
-    clear(box).append(
+    const items = [
       h("h2", { id: "result-heading" }, "Final scores"),
       h(
         "table",
@@ -147,10 +173,55 @@ export class BoardPart {
       ),
       leftNote,
       revealedList,
-      seed
-        ? h("p", { class: "small-text muted" }, "Seed ", h("code", { class: "mono" }, seed), " (its SHA-256 was published at the start; ", h("a", { href: `/api/tables/${table.id}/audit/` }, "audit"), ").")
+      this.nextSteps(),
+      // The seed and its hash are for the audit page; players get one plain link to it.
+      seed ? h("p", { class: "small-text muted fair-play" }, h("a", { href: `/tables/${table.id}/audit/` }, "Check that the shuffles were fair")) : null,
+    ];
+    // Element.append writes a null as the text "null": only the parts there are go in.
+    clear(box).append(...items.filter((item) => item !== null));
+    // The game just ended under the player's eyes: its scores come into view.
+    if (wasHidden && this.client.rendererState.seenLive) window.scrollTo({ top: 0 });
+  }
+
+  /** A seat's player by their own name: one who left is not "(bot)" in the result. */
+  playerName(seat) {
+    const row = (this.table.summary?.seats || []).find((s) => s.seat === seat);
+    if (row?.user && (row.resigned || row.expelled || row.kicked)) return row.user;
+    return this.table.names()[seat] || `seat ${seat}`;
+  }
+
+  /** Seats whose player left the table: seat -> how ("resigned"). */
+  departedSeats() {
+    const words = { resigned: "resigned", expelled: "was expelled", kicked: "was removed by a moderator" };
+    const out = new Map();
+    for (const [key, text] of Object.entries(words)) for (const seat of this.table.view?.[key] || []) out.set(seat, text);
+    return out;
+  }
+
+  /** What to do now the game is over: the same game again, or back to the lobby. */
+  nextSteps() {
+    const table = this.table;
+    const played = !!table.username && (table.summary?.seats || []).some((seat) => seat.user === table.username);
+    return h(
+      "div",
+      { class: "actions next-steps" },
+      played
+        ? h("button", { type: "button", class: "primary", id: "rematch", title: "The same game, seats and options again: the others can join", onclick: () => this.rematch() }, "Rematch")
         : null,
+      h("a", { class: "button-link", href: "/", id: "back-to-lobby" }, "Back to the lobby"),
     );
+  }
+
+  async rematch() {
+    const button = document.getElementById("rematch");
+    if (button) button.disabled = true;
+    try {
+      const table = await post(`/api/tables/${this.table.id}/rematch/`);
+      window.location.href = `/tables/${table.id}/`;
+    } catch (err) {
+      showError(err);
+      if (button) button.disabled = false;
+    }
   }
 
   revealedList(names) {
@@ -166,7 +237,16 @@ export class BoardPart {
         "ul",
         { class: "small-text" },
         revealed.map(([seat, part]) =>
-          h("li", { dataset: { seat } }, seatBadge(Number(seat), 12), " ", names[seat] || `seat ${seat}`, ": ", Object.entries(part).map(([key, value]) => text(key, value)).join("; ")),
+          h(
+            "li",
+            { dataset: { seat } },
+            seatBadge(Number(seat), 12),
+            " ",
+            this.playerName(Number(seat)),
+            ": ",
+            // A renderer may draw a part (a hand as cards); the rest is words.
+            Object.entries(part).map(([key, value], i) => [i ? "; " : "", this.table.renderer?.revealedNode?.(key, value) || text(key, value)]),
+          ),
         ),
       ),
     );

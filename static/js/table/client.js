@@ -5,8 +5,10 @@
 import { get, showError } from "../api.js";
 import { shapesOn } from "../prefs.js";
 import { ActionsPart } from "./actions.js";
+import { AlertsPart } from "./alerts.js";
 import { BoardPart } from "./board.js";
 import { InterludePart } from "./interlude.js";
+import { movesToMark } from "./last_moves.js";
 import { LogPart } from "./log.js";
 import { ReplayPart } from "./replay.js";
 import { SeatsPart } from "./seats.js";
@@ -25,6 +27,7 @@ export class TableClient {
     this.actions = new ActionsPart(table, this);
     this.replay = new ReplayPart(table, this);
     this.interlude = new InterludePart(table, this);
+    this.alerts = new AlertsPart(table, this);
   }
 
   // ---- what the console and the browser tests read (window.kingdomTable) ----------------
@@ -93,6 +96,7 @@ export class TableClient {
 
   // ---- rendering --------------------------------------------------------------------------
   render() {
+    this.alerts.renderToggle();
     this.board.renderBanner();
     this.actions.renderPrelude();
     this.seats.renderSeats();
@@ -118,6 +122,10 @@ export class TableClient {
       rerender: () => this.render(),
       gameId: table.id,
       bar: table.el.turnBar, // a renderer's turn bar goes here: it stays in view
+      // The last moves to mark on the board; those after `animatedUpTo` are new to this
+      // page and play their arrival once.
+      lastMoves: movesToMark(table.events, table.renderer, table.yourSeat, table.replay.at),
+      animatedUpTo: this.rendererState.animatedUpTo ?? table.lastSeq,
     };
   }
 }

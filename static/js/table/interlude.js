@@ -50,7 +50,14 @@ export class InterludePart {
     this.client.render();
   }
 
-  /** The interlude's box above the board, or null. */
+  /** What the banner says while the scored board is shown, or null. */
+  bannerText() {
+    if (!this.interlude) return null;
+    const summary = this.table.renderer?.interludeSummary?.(this.interlude.event, this.table.names());
+    return summary ? `${summary.title}: the board as it was scored. Continue when you have read it.` : null;
+  }
+
+  /** The interlude's box, for the bar that stays in view, or null. */
   interludeBox() {
     const summary = this.table.renderer?.interludeSummary?.(this.interlude.event, this.table.names());
     if (!summary) return null;
@@ -58,9 +65,25 @@ export class InterludePart {
       "div",
       { class: "interlude", id: "interlude", role: "status" },
       h("h2", {}, summary.title),
-      h("ul", { class: "interlude-gains" }, summary.lines.map((line) => h("li", { dataset: { seat: String(line.seat) } }, seatBadge(line.seat, 14), line.text))),
-      h("button", { type: "button", class: "primary small", id: "interlude-continue", onclick: () => this.endInterlude() }, "Continue"),
-      h("span", { class: "muted small-text" }, `The next epoch shows in ${Math.round(INTERLUDE_MS / 1000)} s.`),
+      h(
+        "table",
+        { class: "interlude-gains" },
+        h("tbody", {}, summary.lines.map((line) =>
+          h(
+            "tr",
+            { dataset: { seat: String(line.seat) } },
+            h("th", { scope: "row" }, seatBadge(line.seat, 14), " ", line.text),
+            h("td", { class: "interlude-detail" }, line.detail || ""),
+            h("td", { class: "num" }, line.total === undefined ? "" : `now ${line.total} gold`),
+          ),
+        )),
+      ),
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { type: "button", class: "primary small", id: "interlude-continue", onclick: () => this.endInterlude() }, "Continue"),
+        h("span", { class: "muted small-text" }, `The next epoch shows in ${Math.round(INTERLUDE_MS / 1000)} s.`),
+      ),
     );
   }
 }

@@ -33,6 +33,7 @@ export class LogPart {
       if (event.seq <= table.lastSeq || this.logged.has(event.seq)) continue;
       if (event.seq !== table.lastSeq + 1) return false;
       this.appendLog(event);
+      table.events.push(event);
       table.lastSeq = event.seq;
       table.lastEventAt = event.recorded_at; // a bot's thinking is counted from here
     }
@@ -56,7 +57,7 @@ export class LogPart {
       },
       h("span", { class: "log-seq", "aria-hidden": "true" }, String(event.seq)),
       about !== null ? seatBadge(about, 12) : h("span", { class: "log-system", "aria-hidden": "true" }, "·"),
-      h("span", { class: "log-text" }, event.text || event.type.replaceAll("_", " ")),
+      h("span", { class: "log-text" }, event.text ?? event.type.replaceAll("_", " ")),
       event.recorded_at ? h("time", { class: "log-time", datetime: event.recorded_at, title: new Date(event.recorded_at).toLocaleString() }, clockTime(event.recorded_at)) : null,
     );
     if (this.table.isOver()) this.makeLogEntrySeekable(item, event.seq);

@@ -80,7 +80,7 @@ export class ReplayPart {
       });
       const step = (label, key, fn, text) => h("button", { type: "button", class: "small", "aria-label": label, title: label, dataset: { step: key }, onclick: fn }, text);
       clear(box).append(
-        h("h2", { id: "replay-heading" }, "Replay"),
+        h("h2", { id: "replay-heading", class: "visually-hidden" }, "Replay"),
         h("label", { for: "replay-slider", class: "visually-hidden" }, "Move"),
         slider,
         h(

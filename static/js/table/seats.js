@@ -63,9 +63,11 @@ export class SeatsPart {
     const table = this.table;
     const list = table.el.seats;
     clear(list);
-    const view = table.replay.view || table.view;
+    // While the scored board is shown, the seats read as it does (its gold, nobody to act).
+    const paused = table.replay.at === null ? this.client.interlude.pausedView() : null;
+    const view = table.replay.view || paused || table.view;
     const seats = [...(table.summary?.seats || [])].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99) || a.id - b.id);
-    const toAct = new Set(view?.to_act || []);
+    const toAct = new Set(paused ? [] : view?.to_act || []);
     const resigned = new Set(view?.resigned || []);
     for (const seat of seats) {
       const number = seat.seat;
@@ -83,10 +85,11 @@ export class SeatsPart {
             "div",
             { class: "seat-head" },
             number !== null ? seatBadge(number, 18) : null,
-            h("strong", { class: "seat-name" }, seat.name),
+            // A player who left is named as themselves; the tag says a bot plays on.
+            h("strong", { class: "seat-name" }, seat.user && (seat.resigned || seat.expelled || seat.kicked) ? seat.user : seat.name),
             isYou ? h("span", { class: "tag tag-you" }, "you") : null,
             seat.bot && !seat.resigned ? h("span", { class: "tag" }, `bot · ${seat.bot}`) : null,
-            seat.resigned || resigned.has(number) ? h("span", { class: "tag" }, "resigned") : null,
+            seat.resigned || resigned.has(number) ? h("span", { class: "tag" }, table.isOver() ? "resigned" : "resigned · a bot plays on") : null,
             toAct.has(number) && !table.isOver() ? h("span", { class: "tag tag-turn", title: "to act" }, "to act") : null,
           ),
           detail ? h("div", { class: "seat-detail" }, detail) : null,

@@ -19,6 +19,7 @@ export class TableState {
     // ---- the log ------------------------------------------------------------------------
     this.lastSeq = 0; // the last event applied to the log
     this.lastEventAt = null; // when that event was recorded: a bot's thinking counts from it
+    this.events = []; // every event applied, in seq order: the board marks the last moves
 
     // ---- the view and the legal commands -------------------------------------------------
     this.view = null; // our view of the game, as the server filtered it

@@ -231,6 +231,7 @@ export class StreamPart {
     if (wasStatus !== table.status || wasSeat !== table.yourSeat) {
       this.client.loadDetail().then(() => this.client.render());
       if (table.status !== "open") this.stopLobby();
+      if (table.isOver()) this.setConn("idle", "game over"); // nothing more will come
     }
     this.client.render();
   }

@@ -53,6 +53,9 @@ ENDPOINTS = {
     "view": ("get", "/api/tables/{game}/view/", None, everyone(200, 200)),
     "view_at": ("get", "/api/tables/{game}/view/?at=2&spectator=1", None, everyone(200, 200)),
     "resign": ("post", "/api/tables/{game}/resign/", None, SEATED_PLAY),
+    # The game in progress: its players are told to wait for the end; nobody else may ask.
+    "rematch": ("post", "/api/tables/{game}/rematch/", None,
+                only({"player": 409, "other_player": 409})),
     "skip": ("post", "/api/tables/{game}/skip/", lambda w: {"seat": w.late_seat}, AFTER_TIMEOUT),
     "expel": ("post", "/api/tables/{game}/expel/", lambda w: {"seat": w.late_seat},
               AFTER_TIMEOUT),

@@ -6,7 +6,7 @@
 import { actionable, s } from "../../dom.js";
 import { targets } from "./commands.js";
 import { AXIS, PAD, R, W, centre, cityHallGlyph, guardGlyph, hexPoints, nomadGlyph, settlementGlyph, shipGlyph, wagonGlyph, wallGlyph, warriorGlyph } from "./pieces.js";
-import { TERRAIN, TERRAIN_INITIAL, colLabel, hexKey, nameOf, shortOf, where } from "./texts.js";
+import { TERRAIN, TERRAIN_INITIAL, colLabel, hexKey, nameOf, shortOf, textOf, where } from "./texts.js";
 
 /** Everything standing on the board, by hex. */
 function occupants(view, ctx) {
@@ -74,6 +74,7 @@ export function boardSvg(view, can, sel, ctx) {
   const nomadSpaces = new Map((view.board.nomad_spaces || []).map((n) => [hexKey(n.hex), n]));
   const guarded = new Set((view.board.guarded || []).map(hexKey));
   const marks = targets(can, sel, view, ctx.names);
+  const lastMoves = lastMoveMarks(ctx);
   const pickedFrom = sel.from ? hexKey(sel.from) : null;
   const layer = [];
   svg.append(axisLabels(rows, cols, width, height));
@@ -85,8 +86,9 @@ export function boardSvg(view, can, sel, ctx) {
       const { x, y } = centre(r, c);
       const mark = marks.get(key);
       const item = on.get(key);
+      const moved = item ? lastMoves.get(key) : null;
       const g = s("g", {
-        class: ["hex", `terrain-${terrain.key}`, mark && "target", key === pickedFrom && "picked", guarded.has(key) && "guarded"],
+        class: ["hex", `terrain-${terrain.key}`, mark && "target", key === pickedFrom && "picked", guarded.has(key) && "guarded", moved && "last-move", moved?.fresh && "arrived"],
         "data-row": r,
         "data-col": c,
         "data-terrain": terrain.key,
@@ -102,7 +104,8 @@ export function boardSvg(view, can, sel, ctx) {
         g.append(s("text", { x, y: y - 1, "text-anchor": "middle", class: "hex-label", fill: "#222" }, shortOf(location.tile)));
         g.append(s("text", { x, y: y + 8, "text-anchor": "middle", class: "loc-count", fill: location.tiles_left ? "#7a2e00" : "#999" }, `×${location.tiles_left}`));
         g.dataset.location = location.tile;
-        label = `${nameOf(location.tile)} location, ${location.tiles_left} tiles left, ${where([r, c])}`;
+        // The full name and what its tile does, on hover and to a screen reader.
+        label = `${nameOf(location.tile)} location, ${location.tiles_left} tiles left, ${where([r, c])}. Its tile: ${textOf(location.tile)}`;
       } else if (nomad) {
         g.append(nomadGlyph(x, y, nomad.tile));
         label = nomad.tile ? `Nomad space with the ${nameOf(nomad.tile)} nomad tile, ${where([r, c])}` : `Nomad space, its tile taken, ${where([r, c])}`;
@@ -119,6 +122,10 @@ export function boardSvg(view, can, sel, ctx) {
         if (item.seat !== undefined) g.dataset.seat = String(item.seat);
         g.dataset.piece = item.kind;
         label += `, ${item.label}`;
+      }
+      if (moved) {
+        g.append(s("polygon", { class: "last-ring", points: hexPoints(x, y, R - 1.5) }));
+        label += moved.latest ? ", the last move" : ", placed since your last move";
       }
       if (mark) {
         g.append(s("circle", { class: "target-dot", cx: x, cy: y + (item ? R * 0.6 : 0), r: 2.6 }));
@@ -139,7 +146,27 @@ export function boardSvg(view, can, sel, ctx) {
       }
     }
   }
-  // Targets last, so their outline draws over the neighbours'.
+  // Targets last, so their outline draws over the neighbours'; the last moves' rings too.
+  for (const g of [...svg.querySelectorAll(".hex.last-move")]) svg.append(g);
   for (const g of layer) svg.append(g);
   return svg;
+}
+
+const PLACING = { settlement_built: "hex", wall_placed: "hex", piece_placed: "hex", settlement_moved: "to", piece_moved: "to" };
+
+/** Where a placing event put its piece (the table marks the last moves), or null. */
+export function placedAt(event) {
+  const at = event.data?.[PLACING[event.type]];
+  return Array.isArray(at) ? at : null;
+}
+
+/** The hexes the last moves filled: "row,col" -> {fresh, latest}. */
+function lastMoveMarks(ctx) {
+  const marks = new Map();
+  const moves = ctx.lastMoves || [];
+  moves.forEach((e, i) => {
+    const at = placedAt(e);
+    if (at) marks.set(hexKey(at), { fresh: e.seq > ctx.animatedUpTo, latest: i === moves.length - 1 });
+  });
+  return marks;
 }

@@ -4,7 +4,7 @@
 
 import { h } from "../../dom.js";
 import { choiceLabel, movesFor } from "./commands.js";
-import { CARD_TEXT, PIECES, TASK_TEXT, TERRAIN, TERRAIN_BY_KEY, nameOf, textOf, terrainName, where } from "./texts.js";
+import { CARD_TEXT, PIECES, TASK_TEXT, TERRAIN, TERRAIN_BY_KEY, nameOf, shortOf, textOf, terrainName, where } from "./texts.js";
 
 function terrainChip(key, extra) {
   return h("span", { class: "terrain-card", style: { background: TERRAIN_BY_KEY[key]?.fill || "#eee", color: key === "forest" ? "#fff" : "#111" } }, terrainName(key), extra || null);
@@ -160,6 +160,17 @@ export function panel(view, can, sel, ctx) {
   if (me && options.crossroads) box.append(h("p", { class: "kb-pieces muted" }, piecesLine(me)));
 
   box.append(h("div", { class: "kb-cards", "aria-label": "Kingdom Builder cards in play" }, (view.cards || []).map((card) => h("div", { class: "kb-card", dataset: { card } }, h("strong", {}, nameOf(card)), h("br"), CARD_TEXT[card] || ""))));
+  // The locations on this board, by their full names and what their tiles do.
+  const kinds = [...new Set(view.board.locations.map((l) => l.tile))];
+  if (kinds.length) {
+    box.append(
+      h(
+        "div",
+        { class: "kb-cards kb-locations", "aria-label": "Locations on this board" },
+        kinds.map((tile) => h("div", { class: "kb-card kb-location", dataset: { location: tile }, title: textOf(tile) }, h("strong", {}, `${nameOf(tile)} (${shortOf(tile)})`), h("br"), textOf(tile))),
+      ),
+    );
+  }
   const tasks = view.board.tasks || [];
   if (tasks.length) {
     const earners = (task) => view.players.filter((p) => (p.score?.[task] || 0) > 0).map((p) => ctx.names[p.seat] || `seat ${p.seat}`);

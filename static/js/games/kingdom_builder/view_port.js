@@ -43,16 +43,17 @@ export function boardPort(root, svg, ctx) {
   return port;
 }
 
-function targetsOf(port) {
-  return [...port.wrap.querySelectorAll(".hex.target")].map((g) => g.getBoundingClientRect());
+function targetsOf(port, selector = ".hex.target") {
+  return [...port.wrap.querySelectorAll(selector)].map((g) => g.getBoundingClientRect());
 }
 
 /** Scroll the box so the highlighted hexes (those on one side, or all) come into view. */
 function bringIn(port, side) {
   const box = port.wrap.getBoundingClientRect();
-  let rects = targetsOf(port);
-  if (side === "left") rects = rects.filter((r) => r.left < box.left);
-  if (side === "right") rects = rects.filter((r) => r.right > box.right);
+  const beyond = (rects) => rects.filter((r) => (side === "left" ? r.left < box.left : side === "right" ? r.right > box.right : true));
+  let rects = beyond(targetsOf(port));
+  // No highlighted hex that way: the last moves' pieces the cue points at.
+  if (!rects.length && side) rects = beyond(targetsOf(port, ".hex.last-move"));
   if (!rects.length) return;
   const from = Math.min(...rects.map((r) => r.left));
   const to = Math.max(...rects.map((r) => r.right));
@@ -64,13 +65,18 @@ function bringIn(port, side) {
 
 function updateCues(port) {
   const box = port.wrap.getBoundingClientRect();
-  const rects = targetsOf(port);
-  const count = { left: rects.filter((r) => r.right < box.left + 4).length, right: rects.filter((r) => r.left > box.right - 4).length };
+  const outside = (rects) => ({ left: rects.filter((r) => r.right < box.left + 4).length, right: rects.filter((r) => r.left > box.right - 4).length });
+  const count = outside(targetsOf(port));
+  const moved = outside(targetsOf(port, ".hex.last-move"));
   for (const [side, button] of [["left", port.left], ["right", port.right]]) {
     const n = count[side];
-    button.hidden = n === 0;
-    button.textContent = side === "left" ? `◀ ${n}` : `${n} ▶`;
-    button.setAttribute("aria-label", `${n} highlighted hex${n === 1 ? "" : "es"} to the ${side}: show`);
+    button.hidden = n === 0 && moved[side] === 0;
+    button.dataset.lastMoves = String(moved[side]);
+    // A cue with no highlighted hex that way points at the last moves' pieces.
+    const what = n ? String(n) : "last move";
+    button.textContent = side === "left" ? `◀ ${what}` : `${what} ▶`;
+    const words = [n ? `${n} highlighted hex${n === 1 ? "" : "es"}` : null, moved[side] ? `${moved[side]} piece${moved[side] === 1 ? "" : "s"} placed since your last move` : null].filter(Boolean);
+    button.setAttribute("aria-label", `${words.join(" and ")} to the ${side}: show`);
   }
 }
 
@@ -93,6 +99,18 @@ export function showTargets(port, ctx) {
       const r = marked[0].getBoundingClientRect();
       window.scrollBy({ top: r.top - (topLimit + (window.innerHeight - topLimit) / 2) });
     }
-  }
+  } else if (!marked.length) showArrivals(port);
   updateCues(port);
+}
+
+/** With nothing to pick, pan the board's box to the pieces just placed (a bot's build on
+ * a zoomed phone board), when none of them is in it. */
+function showArrivals(port) {
+  const arrived = [...port.wrap.querySelectorAll(".hex.last-move.arrived")];
+  if (!arrived.length) return;
+  const box = port.wrap.getBoundingClientRect();
+  const rects = arrived.map((g) => g.getBoundingClientRect());
+  if (rects.some((r) => r.left >= box.left && r.right <= box.right)) return;
+  const last = rects[rects.length - 1];
+  port.wrap.scrollLeft += (last.left + last.right) / 2 - (box.left + box.width / 2);
 }

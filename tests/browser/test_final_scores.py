@@ -1,0 +1,107 @@
+"""The final scores as a player reads them: no stray "null", no seed or hash (those are on
+the audit page, one plain link away)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import create_table, start_from_lobby, wait_for_your_turn
+
+pytestmark = pytest.mark.browser
+
+
+def finish_by_resigning(page) -> None:
+    wait_for_your_turn(page)
+    page.click("#resign")
+    page.click("#resign-confirm")
+    expect(page.locator("#turn-banner")).to_contain_text("Game over", timeout=30000)
+
+
+def test_final_scores_read_as_words(new_player, artifacts):
+    ana = new_player("ana", width=1366, height=768)
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    finish_by_resigning(page)
+    result = page.locator("#result")
+    expect(result).to_contain_text("Final scores")
+    text = result.inner_text()
+    assert "null" not in text
+    seed = page.evaluate("window.kingdomTable.table.summary.seed")
+    assert seed and seed not in text and "SHA-256" not in text
+    link = result.get_by_role("link", name="Check that the shuffles were fair")
+    expect(link).to_have_attribute("href", f"/tables/{table_id}/audit/")
+    result.screenshot(path=artifacts / "final-scores.png")
+    assert ana.errors == []
+
+
+def test_a_game_ended_by_resigning_reads_in_gold_and_names(new_player):
+    ana = new_player("ana", width=1366, height=768)
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    wait_for_your_turn(page)
+    me = page.evaluate("window.kingdomTable.yourSeat")
+    finish_by_resigning(page)
+    gold = page.evaluate("window.kingdomTable.view.gold")
+    result = page.locator("#result")
+    mine = result.locator(f"tr[data-seat='{me}']")
+    theirs = result.locator(f"tr[data-seat='{1 - me}']")
+    # Her own name, not "(bot)"; how each row's place came about, in words.
+    expect(mine.locator("th")).to_have_text(ana.name)
+    expect(mine.locator(".breakdown")).to_have_text("resigned")
+    expect(theirs.locator(".breakdown")).to_contain_text("won: the others left the table")
+    # The scores are the game's gold, not a 1 and a 0.
+    expect(mine.locator(".score")).to_have_text(str(gold[me]))
+    expect(theirs.locator(".score")).to_have_text(str(gold[1 - me]))
+    assert "(bot)" not in result.inner_text()
+    expect(page.locator(f"#seats li[data-seat='{me}'] .seat-name")).to_have_text(ana.name)
+    assert ana.errors == []
+
+
+@pytest.mark.parametrize("size", {"laptop": (1366, 768), "phone": (390, 844)}.items(), ids=str)
+def test_at_the_end_the_scores_are_in_view_with_rematch_and_the_lobby(new_player, artifacts, size):
+    name, (width, height) = size
+    ana = new_player("ana", width=width, height=height)
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=2, bots=1, level="medium")
+    start_from_lobby(page, table_id)
+    # Scrolled down to the log, as a player reading it would be, when the game ends.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    finish_by_resigning(page)
+    result = page.locator("#result")
+    expect(result.get_by_role("heading", name="Final scores")).to_be_visible()
+    top = result.bounding_box()["y"]
+    assert 0 <= top < height * 0.6, f"the final scores start at {top}px"
+    expect(result.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "/")
+    page.screenshot(path=artifacts / f"final-scores-{name}.png")
+
+    # Rematch: a new open table, the same game and seats, the bot at its level.
+    result.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(lambda url: table_id not in url and "/tables/" in url)
+    expect(page.locator("#prelude")).to_contain_text("2 of 2 seats")
+    rematch = page.evaluate("window.kingdomTable.table.summary")
+    assert rematch["ruleset"] == "kingdoms" and rematch["status"] == "open"
+    assert [(s["user"], s["bot"]) for s in rematch["seats"]] == [(ana.name, None), (None, "medium")]
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".kingdoms-board")).to_be_visible()
+    assert ana.errors == []
+
+
+def test_the_fairness_link_opens_the_audit_page_which_fits_a_phone(new_player, artifacts):
+    ana = new_player("ana", width=390, height=844)
+    page = ana.page
+    table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    finish_by_resigning(page)
+    seed = page.evaluate("window.kingdomTable.table.summary.seed")
+    page.get_by_role("link", name="Check that the shuffles were fair").click()
+    page.wait_for_url(f"**/tables/{table_id}/audit/")
+    # The seed lives here, and the page does not scroll sideways.
+    expect(page.locator("[data-testid='seed']")).to_have_text(seed)
+    expect(page.locator("#audit-board .kb-board")).to_be_visible()
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 391, f"the audit page is {wide}px wide on a 390px phone"
+    page.screenshot(path=artifacts / "audit-phone.png")
+    assert ana.errors == []

@@ -1,0 +1,57 @@
+"""A rematch: the same game again (ruleset, options, seats, clock, bots at their levels)
+for the players of a game that is over; the first to ask hosts it, the others join it."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Game
+from tests.games.helpers import humans_game
+
+pytestmark = pytest.mark.django_db
+
+
+def resigned_game(users, bots: int = 1) -> Game:
+    game = humans_game(users, time_control={"kind": "realtime", "minutes": 5}, bots=bots)
+    for user in users[1:]:
+        services.game_resign(game_id=game.id, user=user)
+    services.game_resign(game_id=game.id, user=users[0])
+    game.refresh_from_db()
+    return game
+
+
+def test_the_first_player_to_ask_hosts_a_table_like_the_game(api):
+    ana, bo = api("ana"), api("bo")
+    game = resigned_game([ana.user, bo.user])
+    assert game.status == Game.Status.FINISHED
+    answer = bo.post(f"/api/tables/{game.id}/rematch/")
+    assert answer.status_code == 201, answer.json()
+    table = answer.json()
+    assert table["status"] == "open" and table["host"] == "bo"
+    assert table["ruleset"] == game.ruleset and table["seats_wanted"] == game.seats_wanted
+    assert table["time_control"]["kind"] == "realtime"
+    # Bo is seated, the bot sits down again at its level; Ana's seat waits for her.
+    assert [(s["user"], s["bot"]) for s in table["seats"]] == [("bo", None), (None, "easy")]
+
+
+def test_the_others_asking_join_the_same_rematch(api):
+    ana, bo = api("ana"), api("bo")
+    game = resigned_game([ana.user, bo.user])
+    first = bo.post(f"/api/tables/{game.id}/rematch/").json()
+    second = ana.post(f"/api/tables/{game.id}/rematch/").json()
+    assert second["id"] == first["id"]
+    assert sorted(s["user"] or "" for s in second["seats"]) == ["", "ana", "bo"]
+    # Asking again changes nothing.
+    again = ana.post(f"/api/tables/{game.id}/rematch/").json()
+    assert again["id"] == first["id"] and len(again["seats"]) == 3
+
+
+def test_a_rematch_waits_for_the_game_to_end_and_is_for_its_players(api):
+    ana, bo, eve = api("ana"), api("bo"), api("eve")
+    game = humans_game([ana.user, bo.user])
+    answer = ana.post(f"/api/tables/{game.id}/rematch/")
+    assert answer.status_code == 409 and answer.json()["code"] == "game_not_over"
+    services.game_resign(game_id=game.id, user=bo.user)
+    answer = eve.post(f"/api/tables/{game.id}/rematch/")
+    assert answer.status_code == 403 and answer.json()["code"] == "forbidden"
