@@ -32,7 +32,7 @@ export class StreamPart {
   // ---- our moves ----------------------------------------------------------------------------
   /** Send a move ({command, command_id, expected_seq}); resolves to the server's answer
    * ({head_seq, replayed}, with `events` when it came by POST) or throws an ApiError.
-   * On the open socket the move costs the server no HTTP request (games/socket_commands.py);
+   * On the open socket the move costs the server no HTTP request (games/api/moves.py);
    * when no socket is open, or it closes or stays silent before answering, the move goes
    * by POST with the same command_id, which the server applies at most once. */
   submit(move) {
@@ -132,7 +132,7 @@ export class StreamPart {
         if (message === undefined) return;
         if (message.type === "events") {
           this.onNews(message);
-          // The answer to our move rides in the frame with its events (games/consumers.py).
+          // The answer to our move rides in the frame with its events (games/sockets/consumers.py).
           if (message.accepted) this.takeAnswer({ type: "accepted", ...message.accepted });
         } else if ((message.type === "accepted" || message.type === "error") && this.takeAnswer(message)) return;
         else if (message.type === "error") console.warn("table socket:", message.message);
