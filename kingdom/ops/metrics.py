@@ -101,8 +101,8 @@ AUDIT_FAILURES = Counter("kingdom_audit_failures_total", "Game audits whose verd
 def counted_command(submit: Callable[P, R]) -> Callable[P, R]:
     """Decorates the write path's submit: counts each command accepted or refused (by
     its error code) and times it. Refusals are logged at INFO with their code; accepted
-    commands at DEBUG only: the game's event log records each of them, and a JSON line
-    per move was ~2% of a loaded server's CPU (py-spy, bench live)."""
+    commands at DEBUG only: the game's event log records each of them already, and a
+    line per move would be a server's busiest log line."""
 
     @functools.wraps(submit)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
