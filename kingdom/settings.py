@@ -168,6 +168,9 @@ if REDIS_URL:
             "BACKEND": "kingdom.ops.cache.SharedPoolRedisCache",  # one pool per process
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "kingdom",
+            # A Redis that stops answering (not just refusing) costs a request seconds,
+            # then a 503 (kingdom/ops/unavailable.py), never a hung worker thread.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 else:

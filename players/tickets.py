@@ -4,7 +4,8 @@ itself.
 ``POST /api/auth/ws-ticket/`` gives a random ticket, good once and for
 ``WS_TICKET_SECONDS``; the client connects with ``?ticket=...``. A socket that names a
 ticket which is unknown, used or expired is closed with ``4401``, never served as a
-spectator. Tickets live in the cache (Redis in production) under their SHA-256, so a
+spectator; one whose ticket cannot be looked up (Redis down) with ``1013``, try again
+later. Tickets live in the cache (Redis in production) under their SHA-256, so a
 look at the cache gives nothing a client could use.
 """
 
@@ -22,7 +23,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
+from kingdom.ops.unavailable import UNAVAILABLE, dependency_down
+
 INVALID_TICKET = 4401
+# WebSocket's "try again later": the ticket store (Redis) did not answer.
+TRY_AGAIN_LATER = 1013
 
 
 def _key(ticket: str) -> str:
@@ -67,22 +72,28 @@ class TicketAuthMiddleware:
         ticket = _ticket_in(scope) if scope["type"] == "websocket" else None
         if ticket is None:
             return await self.browser(scope, receive, send)
-        user = await database_sync_to_async(redeem)(ticket)
+        try:
+            user = await database_sync_to_async(redeem)(ticket)
+        except Exception as exc:
+            if not dependency_down(exc):
+                raise
+            return await _refuse(receive, send, UNAVAILABLE, TRY_AGAIN_LATER)
         if user is None:
-            return await _refuse(receive, send)
+            return await _refuse(receive, send, INVALID, INVALID_TICKET)
         return await self.ticketed({**scope, "user": user, "ticketed": True}, receive, send)
 
 
-async def _refuse(receive: Any, send: Any) -> None:
-    """Accept, say why, close with 4401: a close before the handshake completes reaches
-    the client as a bare HTTP 403, without the code."""
+INVALID = {
+    "code": "invalid_ticket",
+    "message": "This ticket is unknown, used or expired: ask for a new one.",
+}
+
+
+async def _refuse(receive: Any, send: Any, why: dict[str, str], code: int) -> None:
+    """Accept, say why, close with ``code``: a close before the handshake completes
+    reaches the client as a bare HTTP 403, without the code."""
     if (await receive())["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
-    frame = {
-        "type": "error",
-        "code": "invalid_ticket",
-        "message": "This ticket is unknown, used or expired: ask for a new one.",
-    }
-    await send({"type": "websocket.send", "text": json.dumps(frame)})
-    await send({"type": "websocket.close", "code": INVALID_TICKET})
+    await send({"type": "websocket.send", "text": json.dumps({"type": "error", **why})})
+    await send({"type": "websocket.close", "code": code})

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.errors import ServiceError
+from kingdom.ops.unavailable import RETRY_AFTER, UNAVAILABLE, dependency_down
 
 log = logging.getLogger(__name__)
 API_PREFIX = "/api/"
@@ -75,6 +76,13 @@ def server_error_json() -> JsonResponse:
     return json_error(SERVER_ERROR["code"], SERVER_ERROR["message"], 500)
 
 
+def unavailable_json() -> JsonResponse:
+    """Redis or PostgreSQL did not answer (kingdom/ops/unavailable.py)."""
+    response = JsonResponse(UNAVAILABLE, status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
 def not_found_page(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """handler404: JSON under /api/, the site's page elsewhere."""
     if is_api(request):
@@ -90,6 +98,12 @@ def server_error_page(request: HttpRequest) -> HttpResponse:
             return busy_json()
         response = HttpResponse(BUSY["message"], status=503, content_type="text/plain")
         response["Retry-After"] = str(BUSY_RETRY_AFTER)
+        return response
+    if dependency_down(sys.exc_info()[1]):
+        if is_api(request):
+            return unavailable_json()
+        response = HttpResponse(UNAVAILABLE["message"], status=503, content_type="text/plain")
+        response["Retry-After"] = str(RETRY_AFTER)
         return response
     if is_api(request):
         return server_error_json()
@@ -112,6 +126,8 @@ def json_error_handler(exc: Exception, context: dict[str, Any]) -> Response | No
         return Response({"code": "not_found", "message": "Not found."}, status=404)
     if pool_exhausted(exc):
         return Response(BUSY, status=503, headers={"Retry-After": str(BUSY_RETRY_AFTER)})
+    if dependency_down(exc):
+        return Response(UNAVAILABLE, status=503, headers={"Retry-After": str(RETRY_AFTER)})
     response = exception_handler(exc, context)
     if response is None:
         return None

@@ -4,8 +4,9 @@ whatever still goes wrong under /api/ answers JSON ``{"code", "message"}``.
 Before the view: a body over ``API_MAX_BODY_BYTES`` is a 413 (not read further); a JSON
 body nested deeper than ``API_MAX_JSON_DEPTH`` (json's recursion would raise), or holding
 a NUL (PostgreSQL refuses it in text) or a lone surrogate (no encoding can store it), is a
-400; so is a NUL in the path or the query. After: an uncaught exception is a logged JSON
-500 with no traceback text, and an HTML 404 (the debug page) becomes JSON.
+400; so is a NUL in the path or the query. After: Redis or PostgreSQL not answering is a
+JSON 503 with Retry-After, another uncaught exception a logged JSON 500 with no traceback
+text, and an HTML 404 (the debug page) becomes JSON.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 from games import json_input
-from games.api.errors import is_api, json_error, server_error_json
+from games.api.errors import is_api, json_error, server_error_json, unavailable_json
+from kingdom.ops.unavailable import dependency_down
 
 log = logging.getLogger(__name__)
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -43,6 +45,9 @@ class ApiGuardMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not is_api(request):
             return None
+        if dependency_down(exception):
+            log.warning("a dependency is down under %s: %r", request.path, exception)
+            return unavailable_json()
         log.error("uncaught exception under %s", request.path, exc_info=exception)
         return server_error_json()
 
