@@ -138,13 +138,22 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # "busy" with Retry-After (games/api/errors.py).
 DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "8"))
 DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "5"))
+# PostgreSQL back after a restart or failover: the service serves again within about
+# this many seconds. psycopg_pool retries a failed connection with a doubling pause (1, 2,
+# 4, 8... s) until ``reconnect_timeout``; a short one ends the doubling, so the next
+# request that needs a connection tries at once (docs/operations.md, "Faults").
+DB_RECONNECT_SECONDS = float(os.environ.get("DB_RECONNECT_SECONDS", "2"))
 if DB_POOL_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": DB_POOL_SIZE,
         "timeout": DB_POOL_TIMEOUT,
+        "reconnect_timeout": DB_RECONNECT_SECONDS,
     }
+    # The pool checks a connection as it hands it out (one empty query): a connection the
+    # server closed while it idled (a restart) is replaced, not given to a request to fail.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CHECK_CONNECTIONS", True)
 # The hot paths' statements are prepared once per pooled connection, which spares
 # PostgreSQL planning them on every move (games/prepared.py). Off without the pool (each
 # request's connection would prepare them afresh) and for a proxy that resets sessions
