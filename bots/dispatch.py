@@ -13,10 +13,15 @@ when the server process starts (bots/apps.py); with ``inline`` / ``none`` nothin
 by itself (tests call ``services.clock_sweep``; ``manage.py sweep_clocks --loop`` serves
 any other deployment). All three run the same ``sweep``.
 
+With ``celery``, the bot turns owed are also kept in the database (bots/outbox.py), and
+``owed_turns_send`` (Celery beat, every BOT_DISPATCH_EVERY seconds) sends again those whose
+lease ran out: a lost message or a dead worker costs seconds.
+
 Each sweep also nudges stalled bot turns (``stalled_bot_turns_nudge``): a turn whose task
 was lost (killed at its hard limit, which Celery acks; a soft limit that gave up; the
 in-process queue lost in a restart; a failed after-commit hook) is otherwise never played
-again, since only the write path's after-commit schedules bot turns. A nudge goes through
+again, since only the write path's after-commit schedules bot turns (with ``celery`` the outbox
+sends them first: this is the last resort). A nudge goes through
 ``bot_turns_schedule``, and the command id derived from (game, seq, seat) makes a
 duplicate nudge (several sweepers, or a nudge racing the original task) a no-op.
 """
@@ -31,11 +36,12 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, transaction
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from bots import turn_task, turns
+from bots import outbox, turn_task, turns
+from bots.models import BotTurn
 from games import table as tables
 from games.models import Game, GameEvent, Seat
 
@@ -45,6 +51,8 @@ Job = tuple[str, int, int]
 # kills the worker process (hard).
 SOFT_LIMIT_SLACK = 5.0
 HARD_LIMIT_SLACK = 15.0
+# Owed bot turns one dispatch looks at; the rest wait for the next one, a second later.
+DISPATCH_BATCH = 100
 # Stalled games looked at per sweep, the most recently stalled first (a lost turn is
 # nudged promptly even with many long-idle games waiting on their human players).
 STALL_BATCH = 200
@@ -57,7 +65,7 @@ def _game(game_id: uuid.UUID | str) -> Game | None:
         return None
 
 
-def _jobs_for(game: Game) -> list[Job]:
+def jobs_for(game: Game) -> list[Job]:
     return [(str(game.id), seat, game.head_seq) for seat, _ in turns.bot_seats_to_act(game)]
 
 
@@ -71,18 +79,18 @@ def task_time_limits(game: Game) -> dict[str, float]:
 
 def bot_turns_schedule(game_id: uuid.UUID | str) -> None:
     game = _game(game_id)
-    jobs = _jobs_for(game) if game else []
+    jobs = jobs_for(game) if game else []
     if game is not None and jobs:
-        _send(game, jobs)
+        send(game, jobs)
 
 
 def bot_turns_send(game: Game, head_seq: int, bot_turns: list[tuple[int, str]]) -> None:
     """Schedule the (seat, level) turns the write path found to act at ``head_seq``
     under the game's lock: no query (``bot_turns_schedule`` finds them itself)."""
-    _send(game, [(str(game.id), seat, head_seq) for seat, _ in bot_turns])
+    send(game, [(str(game.id), seat, head_seq) for seat, _ in bot_turns])
 
 
-def _send(game: Game, jobs: list[Job]) -> int:
+def send(game: Game, jobs: list[Job]) -> int:
     """Hand ``jobs`` to the runner; returns how many it took (all but the ones a broker
     that is down refused)."""
     runner = settings.BOT_RUNNER
@@ -145,13 +153,50 @@ def stalled_bot_turns_nudge(*, now: datetime | None = None) -> int:
             if key in _looked_at:
                 continue
             _looked_at[key] = now
-        jobs = _jobs_for(game)
+        jobs = jobs_for(game)
         if jobs:
             log.warning(
                 "game %s stalled at seq %s: bot turns %s again", game.id, game.head_seq, jobs
             )
-            nudged += _send(game, jobs)
+            nudged += send(game, jobs)
     return nudged
+
+
+def owed_turns_send(*, now: datetime | None = None) -> int:
+    """Send again the bot turns owed whose lease ran out (bots/outbox.py), claimed with
+    SKIP LOCKED so that two dispatchers never send one at once; returns how many tasks
+    were sent. A broker that refuses ends the round (the rows stay due for the next)."""
+    now = now or timezone.now()
+    sent = 0
+    with transaction.atomic():
+        due = (
+            BotTurn.objects.select_for_update(skip_locked=True)
+            .filter(due_at__lte=now)
+            .order_by("due_at")[:DISPATCH_BATCH]
+        )
+        for row in due:
+            game = Game.objects.filter(pk=row.game_id).first()
+            jobs = jobs_for(game) if game is not None else []
+            if not jobs:  # the game moved on or ended: nothing is owed any more
+                row.delete()
+                continue
+            log.warning(
+                "game %s at seq %s: bot turns %s sent again (send %s)",
+                game.id,
+                game.head_seq,
+                [seat for _, seat, _ in jobs],
+                row.attempts + 1,
+            )
+            taken = send(game, jobs)
+            sent += taken
+            if taken < len(jobs):
+                break
+            row.seq, row.attempts = game.head_seq, row.attempts + 1
+            row.due_at = now + timedelta(
+                seconds=outbox.lease_seconds(game.think_seconds, row.attempts)
+            )
+            row.save(update_fields=["seq", "attempts", "due_at"])
+    return sent
 
 
 class _Inline(threading.local):

@@ -210,6 +210,11 @@ CLOCK_SWEEP_EVERY = float(os.environ.get("CLOCK_SWEEP_EVERY", "2"))
 # thinking time + this many seconds (a lost task; see bots/dispatch.py). Above the hard
 # limit's slack (15 s), so a turn still running is killed before it is nudged.
 BOT_STALL_SECONDS = float(os.environ.get("BOT_STALL_SECONDS", "30"))
+# The bot turns owed (bots/outbox.py): a turn sent is leased for the table's thinking
+# time plus BOT_LEASE_SECONDS (doubled at each send again); Celery beat runs the dispatcher
+# that sends again the turns whose lease ran out every BOT_DISPATCH_EVERY seconds.
+BOT_LEASE_SECONDS = float(os.environ.get("BOT_LEASE_SECONDS", "3"))
+BOT_DISPATCH_EVERY = float(os.environ.get("BOT_DISPATCH_EVERY", "1"))
 # Bot opponents skip a seat out of time, and expel it at its n-th turn out of time.
 BOT_EXPEL_AFTER_TIMEOUTS = int(os.environ.get("BOT_EXPEL_AFTER_TIMEOUTS", "3"))
 # An untimed table: a player to act without a move for this long is gone (skip / expel).
@@ -220,6 +225,14 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task whose worker process died goes back on the queue (acks_late alone acks it).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A message a killed worker held unacked is delivered again after this many seconds
+# (Redis's default is an hour). Longer than any task runs (the hard limit, below, and a
+# bot turn's: bots/dispatch.py); the outbox sends a lost bot turn well before anyway.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60"))
+}
 # Bot turns have their own queue (tests give each run its own, so parallel runs never
 # take each other's tasks).
 BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
@@ -228,6 +241,7 @@ BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
 CLOCK_QUEUE = os.environ.get("CLOCK_QUEUE", "clocks")
 CELERY_TASK_ROUTES = {
     "bots.tasks.sweep_clocks": {"queue": CLOCK_QUEUE},
+    "bots.tasks.dispatch_bot_turns": {"queue": CLOCK_QUEUE},
     "bots.tasks.*": {"queue": BOT_QUEUE},
 }
 CELERY_TASK_SOFT_TIME_LIMIT = 20
@@ -238,6 +252,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": CLOCK_SWEEP_EVERY,
         # A sweep nobody ran in time is dropped: the next one covers it.
         "options": {"expires": CLOCK_SWEEP_EVERY * 5},
+    },
+    "dispatch-bot-turns": {
+        "task": "bots.tasks.dispatch_bot_turns",
+        "schedule": BOT_DISPATCH_EVERY,
+        "options": {"expires": BOT_DISPATCH_EVERY * 3},
     },
 }
 
