@@ -10,6 +10,7 @@ every move a player was told was recorded is in the log exactly once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -157,7 +158,8 @@ class Community:
         if status != 201:
             return None
         path = f"/api/tables/{table['id']}"
-        for level in ("easy", "medium") if bots_only else ("medium",):
+        levels = ("easy", "medium") if bots_only else (self.rng.choice(["medium", "hard"]),)
+        for level in levels:
             status, _ = self._call("bot", base, "POST", f"{path}/bots/", {"level": level}, token)
             if status != 201:
                 return None
@@ -326,9 +328,21 @@ def redis_stopped(stack: Stack, seconds: float = 5.0) -> float:
     return time.monotonic()
 
 
+def holding_a_task(stack: Stack) -> bool:
+    """Whether a worker holds a task it took and has not acknowledged (kombu's
+    ``unacked`` hash): a bot turn under way."""
+    import redis
+
+    with contextlib.suppress(redis.RedisError):
+        return redis.Redis.from_url(stack.redis.url).hlen("unacked") > 0
+    return False
+
+
 def worker_killed(stack: Stack, seconds: float = 5.0) -> float:
-    """Back when the restarted worker's pool processes are up: starting Python, Django
-    and Celery takes seconds of its own (``boot_seconds`` in the line)."""
+    """Killed while it holds a bot turn; back when the restarted worker's pool processes
+    are up (starting Python, Django and Celery takes seconds of its own: ``boot_seconds``
+    in the line)."""
+    wait_until(lambda: holding_a_task(stack), "the worker to take a bot turn", 30, step=0.01)
     stack.processes["worker"].kill()
     time.sleep(seconds)
     restarted = time.monotonic()
@@ -342,6 +356,7 @@ def worker_killed(stack: Stack, seconds: float = 5.0) -> float:
 def pool_process_killed(stack: Stack) -> float:
     worker = stack.processes["worker"]
     wait_until(worker.children, "the worker's pool processes", 30)
+    wait_until(lambda: holding_a_task(stack), "the worker to take a bot turn", 30, step=0.01)
     os.kill(worker.children()[0], signal.SIGKILL)
     return time.monotonic()  # Celery starts another at once
 
