@@ -110,22 +110,51 @@ class Community:
         self.answers = Answers()
         self.tables: dict[str, Table] = {}
         self.all_tables: list[str] = []
+        self.lock = threading.Lock()
         self.opening = True
         self.pause = HUMAN_PAUSE
         self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._loop, name="community", daemon=True)
+        self.threads: list[threading.Thread] = []
         self.accounts: list[tuple[str, str]] = []
 
     def start(self) -> None:
+        """Accounts, then one thread per table (a person plays it, and the next one when it
+        ends) and one for the other requests people make."""
         for i in range(self.size):
             self.accounts.append(self._account(f"player{i}-{uuid.uuid4().hex[:6]}"))
-        for i in range(self.size):
-            self._open(i)
-        self.thread.start()
+        first = [self._open(i) for i in range(self.size)]
+        for i, table in enumerate(first):
+            self.threads.append(threading.Thread(target=self._seat, args=(i, table), daemon=True))
+        self.threads.append(threading.Thread(target=self._others, daemon=True))
+        for thread in self.threads:
+            thread.start()
 
     def stop(self) -> None:
         self.stopping.set()
-        self.thread.join(timeout=30)
+        for thread in self.threads:
+            thread.join(timeout=30)
+
+    def _seat(self, i: int, table: Table) -> None:
+        while not self.stopping.wait(max(0.0, table.next_move_at - time.monotonic())):
+            if self._play(table):
+                continue
+            with self.lock:
+                del self.tables[table.id]
+            if not self.opening:
+                return
+            table = self._open(i)  # the next game at this seat, of the same kind
+
+    def _others(self) -> None:
+        while not self.stopping.wait(0.5):
+            self._probe()
+
+    def playing(self) -> list[str]:
+        with self.lock:
+            return list(self.tables)
+
+    def started(self) -> list[str]:
+        with self.lock:
+            return list(self.all_tables)
 
     def _call(self, what: str, base: str, method: str, path: str, body=None, token=None):
         status, answer = request(base, method, path, body, token)
@@ -140,15 +169,18 @@ class Community:
             raise RuntimeError(f"sign-up answered {status}: {answer}")
         return name, answer["token"]
 
-    def _open(self, i: int) -> None:
+    def _open(self, i: int) -> Table:
+        """A table started by player ``i``: every fourth of bots alone, the others a person
+        against a medium or a hard bot."""
         _, token = self.accounts[i % len(self.accounts)]
         base = self.stack.urls[i % len(self.stack.urls)]
         for _attempt in range(100):
             table = self._open_once(base, token, bots_only=i % 4 == 3)
             if table is not None:
-                self.tables[table.id] = table
-                self.all_tables.append(table.id)
-                return
+                with self.lock:
+                    self.tables[table.id] = table
+                    self.all_tables.append(table.id)
+                return table
             time.sleep(0.2)
         raise RuntimeError("no table could be opened")
 
@@ -166,19 +198,9 @@ class Community:
         status, _ = self._call("start", base, "POST", f"{path}/start/", {}, token)
         return Table(table["id"], token, base) if status in (200, 201) else None
 
-    def _loop(self) -> None:
-        probe_at = 0.0
-        while not self.stopping.is_set():
-            now = time.monotonic()
-            for table in list(self.tables.values()):
-                if now >= table.next_move_at:
-                    self._play(table)
-            if now >= probe_at:
-                self._probe()
-                probe_at = now + 0.5
-            time.sleep(0.02)
-
-    def _play(self, table: Table) -> None:
+    def _play(self, table: Table) -> bool:
+        """One look at the table and the person's move if it is theirs; False once the
+        game is over."""
         path = f"/api/tables/{table.id}"
         table.next_move_at = time.monotonic() + self.pause
         if table.pending is None:
@@ -186,14 +208,12 @@ class Community:
                 "legal", table.http, "GET", f"{path}/legal/", None, table.token
             )
             if status != 200:
-                return
+                return True
             if not legal["commands"]:
                 status, detail = self._call(
                     "table", table.http, "GET", f"{path}/", None, table.token
                 )
-                if status == 200 and detail.get("status") != "active":
-                    self._finished(table)
-                return
+                return status != 200 or detail.get("status") == "active"
             table.pending = {
                 "command": self.rng.choice(legal["commands"]),
                 "expected_seq": legal["seq"],
@@ -206,11 +226,7 @@ class Community:
             self.answers.recorded.append(table.pending["command_id"])
         if status not in (0, 503):  # a 409 (the game moved on) or 4xx: a fresh look next time
             table.pending = None
-
-    def _finished(self, table: Table) -> None:
-        del self.tables[table.id]
-        if self.opening:
-            self._open(len(self.all_tables))
+        return True
 
     def _probe(self) -> None:
         """What else people do meanwhile: log in, ask for a socket ticket, read a table."""
@@ -219,8 +235,10 @@ class Community:
         body = {"username": name, "password": PASSWORD}
         self._call("login", base, "POST", "/api/auth/token/", body)
         self._call("ws-ticket", base, "POST", "/api/auth/ws-ticket/", {}, token)
-        if self.tables:
-            table = self.rng.choice(list(self.tables))
+        with self.lock:
+            playing = list(self.tables)
+        if playing:
+            table = self.rng.choice(playing)
             self._call("read", base, "GET", f"/api/tables/{table}/", None, token)
 
 
@@ -258,7 +276,7 @@ class Watch:
     def _loop(self) -> None:
         while not self.stopping.wait(0.1):
             try:
-                now_heads = heads(self.stack, list(self.community.all_tables))
+                now_heads = heads(self.stack, self.community.started())
             except psycopg.Error:
                 continue  # PostgreSQL is down: nothing moves, nothing to read
             now = time.monotonic()
@@ -314,7 +332,7 @@ def measure(
 
 def _read_heads(stack: Stack, community: Community, into: dict) -> bool:
     try:
-        into.update(heads(stack, list(community.tables)))
+        into.update(heads(stack, community.playing()))
     except psycopg.Error:
         return False
     return True
@@ -385,7 +403,7 @@ def finish(stack: Stack, community: Community, seconds: float = FINISH_SECONDS) 
     community.opening, community.pause = False, 0.02  # the rest played quickly
 
     def over() -> bool:
-        state = heads(stack, community.all_tables)
+        state = heads(stack, community.started())
         return all(status != "active" for _, status in state.values())
 
     wait_until(over, "every game to finish", seconds, step=0.5)
