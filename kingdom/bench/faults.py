@@ -346,21 +346,29 @@ def redis_stopped(stack: Stack, seconds: float = 5.0) -> float:
     return time.monotonic()
 
 
-def holding_a_task(stack: Stack) -> bool:
-    """Whether a worker holds a task it took and has not acknowledged (kombu's
-    ``unacked`` hash): a bot turn under way."""
+def wait_for_a_held_task(stack: Stack) -> None:
+    """Until a worker holds a task it took and has not acknowledged (kombu's ``unacked``
+    hash): a bot turn under way."""
     import redis
 
-    with contextlib.suppress(redis.RedisError):
-        return redis.Redis.from_url(stack.redis.url).hlen("unacked") > 0
-    return False
+    client = redis.Redis.from_url(stack.redis.url)
+
+    def held() -> bool:
+        with contextlib.suppress(redis.RedisError):
+            return client.hlen("unacked") > 0
+        return False
+
+    try:
+        wait_until(held, "a worker to take a bot turn", 30, step=0.01)
+    finally:
+        client.close()
 
 
 def worker_killed(stack: Stack, seconds: float = 5.0) -> float:
     """Killed while it holds a bot turn; back when the restarted worker's pool processes
     are up (starting Python, Django and Celery takes seconds of its own: ``boot_seconds``
     in the line)."""
-    wait_until(lambda: holding_a_task(stack), "the worker to take a bot turn", 30, step=0.01)
+    wait_for_a_held_task(stack)
     stack.processes["worker"].kill()
     time.sleep(seconds)
     restarted = time.monotonic()
@@ -374,7 +382,7 @@ def worker_killed(stack: Stack, seconds: float = 5.0) -> float:
 def pool_process_killed(stack: Stack) -> float:
     worker = stack.processes["worker"]
     wait_until(worker.children, "the worker's pool processes", 30)
-    wait_until(lambda: holding_a_task(stack), "the worker to take a bot turn", 30, step=0.01)
+    wait_for_a_held_task(stack)
     os.kill(worker.children()[0], signal.SIGKILL)
     return time.monotonic()  # Celery starts another at once
 

@@ -47,8 +47,11 @@ def community(stack):
     watch = faults.Watch(stack, players)
     watch.start()
     players.watch = watch
+    players.followers = []  # sockets following a game through the faults (test_faults)
     try:
         yield players
     finally:
+        for follower in players.followers:
+            follower.stop()
         players.stop()
         watch.stop()

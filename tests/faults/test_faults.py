@@ -9,14 +9,27 @@ from __future__ import annotations
 import pytest
 
 from kingdom.bench import faults
+from tests.production.clients import GameStream
 
 # The target is 5 s (docs/operations.md, "Faults and recovery", has the figures); the
 # bound leaves a loaded 2-core CI machine room and still fails a game that waits for the
 # 30 s stall sweep or a backed-off reconnect.
 RECOVERY_LIMIT = 8.0
+HEARTBEAT = 1.0  # the browser's 20 s, scaled down
+CATCH_UP_SECONDS = 30
+
+
+def follow(stack, community) -> None:
+    """A spectator's socket on a game in progress, as the browser keeps it: it must end
+    with the whole log, whatever it missed while a dependency was away."""
+    game = community.playing()[0]
+    name = f"follower of {game} from fault {len(community.followers) + 1}"
+    stream = GameStream(stack.urls, game, heartbeat=HEARTBEAT, name=name)
+    community.followers.append(stream.start())
 
 
 def fault(name: str, stack, community, down: float = 5.0) -> dict:
+    follow(stack, community)
     line = faults.measure(
         name, stack, community, community.watch, faults.run_fault(name, stack, down)
     )
@@ -55,6 +68,11 @@ def test_every_game_is_played_out_audited_and_no_move_is_lost_or_doubled(stack, 
     log = faults.recorded_once(stack, community)
     assert log["moves_told_recorded"] > 0
     assert log["lost"] == [] and log["recorded_twice"] == []
+    final = faults.heads(stack, [f.game_id for f in community.followers])
+    for follower in community.followers:
+        head = final[follower.game_id][0]
+        follower.wait_for_seq(head, CATCH_UP_SECONDS)
+        assert [e["seq"] for e in follower.log] == list(range(1, head + 1)), follower.name
     verdict = faults.audit(stack)
     assert verdict["exit_code"] == 0, verdict
     assert verdict["games"] == verdict["passed"] >= len(community.started())
