@@ -4,15 +4,14 @@ itself.
 ``POST /api/auth/ws-ticket/`` gives a random ticket, good once and for
 ``WS_TICKET_SECONDS``; the client connects with ``?ticket=...``. A socket that names a
 ticket which is unknown, used or expired is closed with ``4401``, never served as a
-spectator; one whose ticket cannot be looked up (Redis down) with ``1013``, try again
-later. Tickets live in the cache (Redis in production) under their SHA-256, so a
+spectator; one whose ticket cannot be looked up (Redis down), or that Redis or PostgreSQL
+fails before it is accepted, with ``1013``, try again later. Tickets live in the cache (Redis in production) under their SHA-256, so a
 look at the cache gives nothing a client could use.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 from typing import Any
 from urllib.parse import parse_qs
@@ -23,11 +22,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
-from kingdom.ops.unavailable import UNAVAILABLE, dependency_down
+from kingdom.ops.unavailable import (
+    TRY_AGAIN_LATER,
+    UNAVAILABLE,
+    dependency_down,
+    refuse_socket,
+    serve_socket,
+)
 
 INVALID_TICKET = 4401
-# WebSocket's "try again later": the ticket store (Redis) did not answer.
-TRY_AGAIN_LATER = 1013
 
 
 def _key(ticket: str) -> str:
@@ -71,29 +74,20 @@ class TicketAuthMiddleware:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         ticket = _ticket_in(scope) if scope["type"] == "websocket" else None
         if ticket is None:
-            return await self.browser(scope, receive, send)
+            return await serve_socket(self.browser, scope, receive, send)
         try:
             user = await database_sync_to_async(redeem)(ticket)
         except Exception as exc:
             if not dependency_down(exc):
                 raise
-            return await _refuse(receive, send, UNAVAILABLE, TRY_AGAIN_LATER)
+            return await refuse_socket(receive, send, UNAVAILABLE, TRY_AGAIN_LATER)
         if user is None:
-            return await _refuse(receive, send, INVALID, INVALID_TICKET)
-        return await self.ticketed({**scope, "user": user, "ticketed": True}, receive, send)
+            return await refuse_socket(receive, send, INVALID, INVALID_TICKET)
+        scope = {**scope, "user": user, "ticketed": True}
+        return await serve_socket(self.ticketed, scope, receive, send)
 
 
 INVALID = {
     "code": "invalid_ticket",
     "message": "This ticket is unknown, used or expired: ask for a new one.",
 }
-
-
-async def _refuse(receive: Any, send: Any, why: dict[str, str], code: int) -> None:
-    """Accept, say why, close with ``code``: a close before the handshake completes
-    reaches the client as a bare HTTP 403, without the code."""
-    if (await receive())["type"] != "websocket.connect":
-        return
-    await send({"type": "websocket.accept"})
-    await send({"type": "websocket.send", "text": json.dumps({"type": "error", **why})})
-    await send({"type": "websocket.close", "code": code})

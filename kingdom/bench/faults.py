@@ -99,6 +99,24 @@ def request(base: str, method: str, path: str, body: Any = None, token: str | No
         return 0, None  # no answer at all (refused, reset, timed out)
 
 
+def socket_status(base: str, game_id: str) -> int:
+    """Open a spectator's socket on the game and read its first frame: 101 when it
+    serves, 503 for an ``unavailable`` refusal (closed 1013), else the handshake's HTTP
+    status (a 500 when a dependency's failure escaped), 0 without an answer."""
+    from websockets.exceptions import InvalidStatus, WebSocketException
+    from websockets.sync.client import connect
+
+    url = base.replace("http://", "ws://", 1) + f"/ws/games/{game_id}/"
+    try:
+        with connect(url, origin=base, open_timeout=HTTP_TIMEOUT) as socket:
+            first = json.loads(socket.recv(timeout=HTTP_TIMEOUT))
+    except InvalidStatus as exc:
+        return exc.response.status_code
+    except (OSError, TimeoutError, WebSocketException, ValueError):
+        return 0
+    return 503 if first.get("code") == "unavailable" else 101
+
+
 class Community:
     """Players over HTTP: each table one person and one bot (some tables two bots and
     the person watching), kept at ``tables`` tables in progress; and people logging in
@@ -229,7 +247,8 @@ class Community:
         return True
 
     def _probe(self) -> None:
-        """What else people do meanwhile: log in, ask for a socket ticket, read a table."""
+        """What else people do meanwhile: log in, ask for a socket ticket, read a table,
+        open its socket."""
         name, token = self.rng.choice(self.accounts)
         base = self.rng.choice(self.stack.urls)
         body = {"username": name, "password": PASSWORD}
@@ -240,6 +259,7 @@ class Community:
         if playing:
             table = self.rng.choice(playing)
             self._call("read", base, "GET", f"/api/tables/{table}/", None, token)
+            self.answers.add("socket", socket_status(base, table))
 
 
 def heads(stack: Stack, ids: list[str]) -> dict[str, tuple[int, str]]:

@@ -111,3 +111,29 @@ def test_a_socket_whose_ticket_cannot_be_looked_up_is_told_to_try_again_later(
     first, closed = async_to_sync(scenario)()
     assert first["code"] == "unavailable"
     assert closed == {"type": "websocket.close", "code": tickets.TRY_AGAIN_LATER}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_socket_whose_channel_layer_is_down_is_told_to_try_again_later(
+    make_user, settings
+):
+    from kingdom.ops.channel_layer import redis_channel_layer
+
+    game = humans_game([make_user("ana"), make_user("bob")])
+    down = f"redis://127.0.0.1:{free_port()}/0"
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(down, "pubsub")}
+
+    async def scenario() -> tuple[dict, dict]:
+        ws = WebsocketCommunicator(
+            application, f"/ws/games/{game.id}/", headers=[(b"origin", b"http://127.0.0.1")]
+        )
+        connected, _ = await ws.connect(timeout=10)
+        assert connected
+        first = await ws.receive_json_from(timeout=5)
+        closed = await ws.receive_output(timeout=5)
+        await ws.disconnect()
+        return first, closed
+
+    first, closed = async_to_sync(scenario)()
+    assert first["code"] == "unavailable"
+    assert closed == {"type": "websocket.close", "code": tickets.TRY_AGAIN_LATER}
