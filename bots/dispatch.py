@@ -65,7 +65,7 @@ def _game(game_id: uuid.UUID | str) -> Game | None:
         return None
 
 
-def jobs_for(game: Game) -> list[Job]:
+def _jobs_for(game: Game) -> list[Job]:
     return [(str(game.id), seat, game.head_seq) for seat, _ in turns.bot_seats_to_act(game)]
 
 
@@ -79,18 +79,18 @@ def task_time_limits(game: Game) -> dict[str, float]:
 
 def bot_turns_schedule(game_id: uuid.UUID | str) -> None:
     game = _game(game_id)
-    jobs = jobs_for(game) if game else []
+    jobs = _jobs_for(game) if game else []
     if game is not None and jobs:
-        send(game, jobs)
+        _send(game, jobs)
 
 
 def bot_turns_send(game: Game, head_seq: int, bot_turns: list[tuple[int, str]]) -> None:
     """Schedule the (seat, level) turns the write path found to act at ``head_seq``
     under the game's lock: no query (``bot_turns_schedule`` finds them itself)."""
-    send(game, [(str(game.id), seat, head_seq) for seat, _ in bot_turns])
+    _send(game, [(str(game.id), seat, head_seq) for seat, _ in bot_turns])
 
 
-def send(game: Game, jobs: list[Job]) -> int:
+def _send(game: Game, jobs: list[Job]) -> int:
     """Hand ``jobs`` to the runner; returns how many it took (all but the ones a broker
     that is down refused)."""
     runner = settings.BOT_RUNNER
@@ -153,12 +153,12 @@ def stalled_bot_turns_nudge(*, now: datetime | None = None) -> int:
             if key in _looked_at:
                 continue
             _looked_at[key] = now
-        jobs = jobs_for(game)
+        jobs = _jobs_for(game)
         if jobs:
             log.warning(
                 "game %s stalled at seq %s: bot turns %s again", game.id, game.head_seq, jobs
             )
-            nudged += send(game, jobs)
+            nudged += _send(game, jobs)
     return nudged
 
 
@@ -176,7 +176,7 @@ def owed_turns_send(*, now: datetime | None = None) -> int:
         )
         for row in due:
             game = Game.objects.filter(pk=row.game_id).first()
-            jobs = jobs_for(game) if game is not None else []
+            jobs = _jobs_for(game) if game is not None else []
             if not jobs:  # the game moved on or ended: nothing is owed any more
                 row.delete()
                 continue
@@ -187,7 +187,7 @@ def owed_turns_send(*, now: datetime | None = None) -> int:
                 [seat for _, seat, _ in jobs],
                 row.attempts + 1,
             )
-            taken = send(game, jobs)
+            taken = _send(game, jobs)
             sent += taken
             if taken < len(jobs):
                 break

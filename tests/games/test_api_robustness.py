@@ -320,7 +320,7 @@ def test_a_committed_move_answers_201_when_redis_is_down_and_the_sweep_plays_the
     with mock.patch("bots.tasks.take_turn.apply_async") as send:
         later = GameEvent.objects.get(game=game, seq=game.head_seq).recorded_at
         assert dispatch.stalled_bot_turns_nudge(now=later + _think(game)) == 1
-    (job,) = dispatch.jobs_for(game)
+    (job,) = dispatch._jobs_for(game)
     assert send.call_args.kwargs["args"] == job and job[2] == game.head_seq
 
 

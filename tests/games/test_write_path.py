@@ -63,8 +63,8 @@ def sent_bot_turns(settings, monkeypatch) -> list:
     """Bot turns handed to the runner (which plays none of them)."""
     settings.BOT_RUNNER = "none"
     sent: list = []
-    real = dispatch.send
-    monkeypatch.setattr(dispatch, "send", lambda game, jobs: sent.extend(jobs) or real(game, jobs))
+    real = dispatch._send
+    monkeypatch.setattr(dispatch, "_send", lambda game, jobs: sent.extend(jobs) or real(game, jobs))
     return sent
 
 
