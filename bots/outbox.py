@@ -8,12 +8,12 @@ commit. Then:
 - the turn's task deletes the row when it ran (a move, or nothing left to do);
 - the dispatcher (``bots.dispatch.owed_turns_send``: Celery beat's
   ``bots.tasks.dispatch_bot_turns`` every BOT_DISPATCH_EVERY seconds) sends again every
-  row whose lease ran out: the send
-  after commit failed (Redis down), the message was lost (Redis restarted empty), the
-  worker died holding it (its unacked copy waits for the visibility timeout), or the task
-  gave up (the database down past its retries). It claims rows with ``SELECT ... FOR
-  UPDATE SKIP LOCKED``, so several dispatchers never send one row twice at once, and
-  finds the seats to act from the committed state, as the write path would.
+  row whose lease ran out: the send after commit failed (Redis down), the message was
+  lost (Redis restarted empty), the worker died holding it (its unacked copy waits for
+  the visibility timeout), or the task gave up (the database down past its retries). It
+  claims rows with ``SELECT ... FOR UPDATE SKIP LOCKED``, so several dispatchers never
+  send one row twice at once, and finds the seats to act from the committed state, as
+  the write path would.
 
 Each lease doubles the last (capped), so a turn behind a backlog is not flooded with
 copies; a copy is harmless anyway: the bot's command id, derived from (game, seq, seat),

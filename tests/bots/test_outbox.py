@@ -12,6 +12,7 @@ from bots import dispatch, outbox, tasks, turns
 from bots.models import BotTurn
 from games import selectors, services
 from games.models import Game, GameEvent
+from tests.conftest import needs_postgres
 from tests.games.helpers import game_with_bots, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -157,3 +158,34 @@ def test_a_turn_that_finds_the_database_away_is_tried_again(make_user, settings,
     assert tasks.take_turn.apply(args=(str(game.id), seat, game.head_seq)).get() is True
     assert len(failures) == 2
     assert bot_moves(game, game.head_seq, seat) == 1
+
+
+@needs_postgres
+def test_a_row_another_dispatcher_holds_is_skipped_not_waited_for(make_user, settings, clock, sent):
+    import threading
+
+    from django.db import connection
+
+    user = make_user()
+    game, _seat = at_the_bots_turn(user, settings)
+    BotTurn.objects.update_or_create(
+        game=game, defaults={"seq": game.head_seq, "due_at": clock.now, "attempts": 0}
+    )
+    claimed, release = threading.Event(), threading.Event()
+
+    def other_dispatcher() -> None:
+        with transaction.atomic():
+            BotTurn.objects.select_for_update().get(game=game)
+            claimed.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=other_dispatcher)
+    holder.start()
+    try:
+        assert claimed.wait(10)
+        assert dispatch.owed_turns_send() == 0 and sent == []
+    finally:
+        release.set()
+        holder.join()
+    assert dispatch.owed_turns_send() == 1 and len(sent) == 1
