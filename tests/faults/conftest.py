@@ -8,6 +8,7 @@ initdb / pg_ctl installed, and fails without them."""
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -38,6 +39,8 @@ def stack():
         yield running
     finally:
         running.stop()
+        # The failures quote the processes' logs (stack.logs()): nothing else to keep.
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

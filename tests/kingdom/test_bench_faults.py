@@ -14,7 +14,7 @@ from kingdom.bench import faults
 def test_bench_faults_runs_the_faults_asked_for_and_prints_a_json_line_each(monkeypatch):
     asked = {}
 
-    def run(workdir, **options):
+    def run(**options):
         asked.update(options)
         return [{"name": f"faults {name}", "recovery_seconds": 1.0} for name in options["faults"]]
 
@@ -41,7 +41,7 @@ def test_bench_faults_runs_the_faults_asked_for_and_prints_a_json_line_each(monk
 
 def test_bench_faults_runs_every_fault_by_default(monkeypatch):
     asked = {}
-    monkeypatch.setattr(faults, "run", lambda workdir, **options: asked.update(options) or [])
+    monkeypatch.setattr(faults, "run", lambda **options: asked.update(options) or [])
     call_command("bench", "faults", stdout=io.StringIO())
     assert asked["faults"] == (*faults.FAULTS, faults.LONG_FAULT)
     assert asked["long_down"] == 30.0

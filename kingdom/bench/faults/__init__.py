@@ -11,6 +11,8 @@ every move a player was told was recorded is in the log exactly once.
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -48,7 +50,6 @@ FAULTS = ("redis_stopped", "worker_killed", "pool_process_killed", "postgres_sto
 
 
 def run(
-    workdir: Path,
     *,
     tables: int = 8,
     faults: tuple[str, ...] = FAULTS,
@@ -56,7 +57,9 @@ def run(
     long_down: float = 30.0,
     progress: Any = None,
 ) -> list[dict[str, Any]]:
-    """The whole measurement: start, each fault in turn, play out, audit."""
+    """The whole measurement: start, each fault in turn, play out, audit. The processes'
+    logs stay in a temporary directory when it fails (its path goes to ``progress``)."""
+    workdir = Path(tempfile.mkdtemp(prefix="kingdom-faults-"))
     stack = Stack(workdir, BOT_THINK_SECONDS=THINK_SECONDS, CLOCK_SWEEP_EVERY="1")
     lines: list[dict[str, Any]] = []
     try:
@@ -78,10 +81,11 @@ def run(
         watch.stop()
         lines.append(recorded_once(stack, community))
         lines.append(audit(stack))
-        return lines
     except Exception:
         if progress is not None:
-            progress.write(stack.logs() + "\n")
+            progress.write(f"{stack.logs()}\nthe processes' logs: {workdir}\n")
         raise
     finally:
         stack.stop()
+    shutil.rmtree(workdir, ignore_errors=True)
+    return lines

@@ -16,8 +16,6 @@ on a PostgreSQL and a Redis of its own, which it stops and kills under play).
 from __future__ import annotations
 
 import json
-import tempfile
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -68,11 +66,11 @@ class Command(BaseCommand):
             )
         if options["what"] == "faults":
             lines = faults.run(
-                Path(tempfile.mkdtemp(prefix="kingdom-faults-")),
                 tables=options["games"] or 8,
                 faults=tuple(options["fault"] or (*faults.FAULTS, faults.LONG_FAULT)),
                 down=options["down"],
                 long_down=options["long_down"],
+                progress=self.stderr,
             )
         elif options["what"] == "commands":
             lines = InProcessBench().bench_commands(options)
