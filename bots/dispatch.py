@@ -13,10 +13,15 @@ when the server process starts (bots/apps.py); with ``inline`` / ``none`` nothin
 by itself (tests call ``services.clock_sweep``; ``manage.py sweep_clocks --loop`` serves
 any other deployment). All three run the same ``sweep``.
 
+With ``celery``, the bot turns owed are also kept in the database (bots/outbox.py), and
+``owed_turns_send`` (Celery beat, every BOT_DISPATCH_EVERY seconds) sends again those whose
+lease ran out: a lost message or a dead worker costs seconds.
+
 Each sweep also nudges stalled bot turns (``stalled_bot_turns_nudge``): a turn whose task
 was lost (killed at its hard limit, which Celery acks; a soft limit that gave up; the
 in-process queue lost in a restart; a failed after-commit hook) is otherwise never played
-again, since only the write path's after-commit schedules bot turns. A nudge goes through
+again, since only the write path's after-commit schedules bot turns (with ``celery`` the
+outbox sends them first: this is the last resort). A nudge goes through
 ``bot_turns_schedule``, and the command id derived from (game, seq, seat) makes a
 duplicate nudge (several sweepers, or a nudge racing the original task) a no-op.
 """
@@ -30,11 +35,12 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, transaction
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from bots import turn_task, turns
+from bots import outbox, turn_task, turns
+from bots.models import BotTurn
 from bots.runner import FairRunner
 from games import table as tables
 from games.models import Game, GameEvent, Seat
@@ -45,6 +51,8 @@ Job = tuple[str, int, int]
 # kills the worker process (hard).
 SOFT_LIMIT_SLACK = 5.0
 HARD_LIMIT_SLACK = 15.0
+# Owed bot turns one dispatch looks at; the rest wait for the next one, a second later.
+DISPATCH_BATCH = 100
 # Stalled games looked at per sweep, the most recently stalled first (a lost turn is
 # nudged promptly even with many long-idle games waiting on their human players).
 STALL_BATCH = 200
@@ -153,6 +161,50 @@ def stalled_bot_turns_nudge(*, now: datetime | None = None) -> int:
             )
             nudged += _send(game, jobs)
     return nudged
+
+
+def owed_turns_send(*, now: datetime | None = None) -> int:
+    """Send again the bot turns owed whose lease ran out (bots/outbox.py); returns how many
+    tasks were sent. Each row is claimed in a short transaction of its own with SKIP
+    LOCKED, so two dispatchers never send one at once and a move at that game waits for
+    one row's send at most. A broker that refuses ends the round (the rows stay due)."""
+    now = now or timezone.now()
+    sent = 0
+    due = BotTurn.objects.filter(due_at__lte=now).order_by("due_at")
+    for game_id in list(due.values_list("game_id", flat=True)[:DISPATCH_BATCH]):
+        with transaction.atomic():
+            row = due.select_for_update(skip_locked=True).filter(game_id=game_id).first()
+            if row is None:  # another dispatcher has it, or its task just ran
+                continue
+            taken, owed = _owed_turn_send(row, now)
+        sent += taken
+        if taken < owed:
+            break
+    return sent
+
+
+def _owed_turn_send(row: BotTurn, now: datetime) -> tuple[int, int]:
+    """(tasks sent, tasks owed) for one claimed row; the row leased again, or deleted when
+    nothing is owed any more."""
+    game = Game.objects.filter(pk=row.game_id).first()
+    jobs = _jobs_for(game) if game is not None else []
+    if not jobs:  # the game moved on or ended
+        row.delete()
+        return 0, 0
+    log.warning(
+        "game %s at seq %s: bot turns %s sent again (send %s)",
+        game.id,
+        game.head_seq,
+        [seat for _, seat, _ in jobs],
+        row.attempts + 1,
+    )
+    taken = _send(game, jobs)
+    if taken == len(jobs):
+        row.seq, row.attempts = game.head_seq, row.attempts + 1
+        lease = outbox.lease_seconds(game.think_seconds, row.attempts)
+        row.due_at = now + timedelta(seconds=lease)
+        row.save(update_fields=["seq", "attempts", "due_at"])
+    return taken, len(jobs)
 
 
 class _Inline(threading.local):

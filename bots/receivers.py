@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.dispatch import receiver
 
-from bots import dispatch
+from bots import dispatch, outbox
 from games import signals
 from games.models import Game
+
+
+@receiver(signals.bot_turns_owed, dispatch_uid="bots.bot_turns_record")
+def bot_turns_record(*, game: Game, head_seq: int, **_: Any) -> None:
+    # In the write's transaction. Only Celery's turns go through a broker and processes
+    # that may lose them; the in-process runners play them in this process or not at all.
+    if settings.BOT_RUNNER == "celery":
+        outbox.record(game, head_seq)
 
 
 @receiver(signals.bot_turns_due, dispatch_uid="bots.bot_turns_schedule")

@@ -6,10 +6,18 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from bots.dispatch import sweep
+from bots.dispatch import owed_turns_send, sweep
 from bots.turn_task import take_turn
 
-__all__ = ["observe_sweep_lag", "sweep_clocks", "take_turn"]
+__all__ = ["dispatch_bot_turns", "observe_sweep_lag", "sweep_clocks", "take_turn"]
+
+
+# Routed to the ``clocks`` queue too (CELERY_TASK_ROUTES), never behind bot turns.
+@shared_task(name="bots.tasks.dispatch_bot_turns", ignore_result=True)
+def dispatch_bot_turns() -> int:
+    """Run by Celery beat every BOT_DISPATCH_EVERY seconds: send again the bot turns whose
+    lease ran out (bots/outbox.py). Returns the tasks sent."""
+    return owed_turns_send()
 
 
 # Routed to the ``clocks`` queue (CELERY_TASK_ROUTES): a worker of its own, never behind

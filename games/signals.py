@@ -18,7 +18,13 @@ their errors for the same reason (sent with ``send``).
 the lock, or None when the receiver has to find them itself (a table just started). The
 bots app schedules them (bots/receivers.py). Sent with ``send_robust``: the move is
 committed, so a receiver's failure (a broker down) is logged and the other steps after
-commit still run; every clock sweep nudges a bot turn that was lost that way.
+commit still run; the bots app's outbox sends a bot turn that was lost that way.
+
+``bot_turns_owed``: the same moments as ``bot_turns_due``, but INSIDE the write's
+transaction, with ``game`` and ``head_seq``: the bots app records the turns owed in the
+same transaction as the events that made them due (bots/outbox.py), so that they are
+sent again from the database's state whatever message or process is lost. Sent with
+``send``: a failed record rolls the write back.
 """
 
 from __future__ import annotations
@@ -31,3 +37,4 @@ ACTIONS = (KICK, ABORT, DISCONNECT, HOST_ACTION)
 staff_acted = Signal()
 game_finished = Signal()
 bot_turns_due = Signal()
+bot_turns_owed = Signal()

@@ -147,11 +147,25 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # answers a JSON 503 "busy" with Retry-After (games/api/errors.py).
 DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "8"))
 DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "5"))
+# PostgreSQL back after a restart or failover: the service serves again within about
+# this many seconds. psycopg_pool retries a failed connection with a doubling pause (1, 2,
+# 4, 8... s) until ``reconnect_timeout``; a short one ends the doubling, so the next
+# request that needs a connection tries at once (docs/operations.md, "Faults").
+DB_RECONNECT_SECONDS = float(os.environ.get("DB_RECONNECT_SECONDS", "2"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     options = DATABASES["default"].setdefault("OPTIONS", {})
     if DB_POOL_SIZE > 0:
         DATABASES["default"]["CONN_MAX_AGE"] = 0
-        options["pool"] = {"min_size": 1, "max_size": DB_POOL_SIZE, "timeout": DB_POOL_TIMEOUT}
+        options["pool"] = {
+            "min_size": 1,
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            "reconnect_timeout": DB_RECONNECT_SECONDS,
+        }
+        # The pool checks a connection as it hands it out (one empty query): a connection
+        # the server closed while it idled (a restart) is replaced, not given to a request
+        # to fail.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CHECK_CONNECTIONS", True)
     # psycopg's own prepared statements: with server-side binding psycopg prepares a
     # statement a connection has run DB_PREPARE_THRESHOLD times, so PostgreSQL stops
     # planning the write path's statements on every move. "off" for a proxy that resets
@@ -177,9 +191,15 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            # One pool per process, not one per request (kingdom/ops/cache.py).
-            "OPTIONS": {"pool_class": "kingdom.ops.cache.SharedConnectionPool"},
             "KEY_PREFIX": "kingdom",
+            "OPTIONS": {
+                # One pool per process, not one per request (kingdom/ops/cache.py).
+                "pool_class": "kingdom.ops.cache.SharedConnectionPool",
+                # A Redis that stops answering (not just refusing) costs a request
+                # seconds, then a 503 (kingdom/ops/unavailable.py), never a hung thread.
+                "socket_connect_timeout": 1,
+                "socket_timeout": 2,
+            },
         }
     }
 else:
@@ -220,6 +240,11 @@ CLOCK_SWEEP_EVERY = float(os.environ.get("CLOCK_SWEEP_EVERY", "2"))
 # thinking time + this many seconds (a lost task; see bots/dispatch.py). Above the hard
 # limit's slack (15 s), so a turn still running is killed before it is nudged.
 BOT_STALL_SECONDS = float(os.environ.get("BOT_STALL_SECONDS", "30"))
+# The bot turns owed (bots/outbox.py): a turn sent is leased for the table's thinking
+# time plus BOT_LEASE_SECONDS (doubled at each send again); Celery beat runs the dispatcher
+# that sends again the turns whose lease ran out every BOT_DISPATCH_EVERY seconds.
+BOT_LEASE_SECONDS = float(os.environ.get("BOT_LEASE_SECONDS", "3"))
+BOT_DISPATCH_EVERY = float(os.environ.get("BOT_DISPATCH_EVERY", "1"))
 # Bot opponents skip a seat out of time, and expel it at its n-th turn out of time.
 BOT_EXPEL_AFTER_TIMEOUTS = int(os.environ.get("BOT_EXPEL_AFTER_TIMEOUTS", "3"))
 # An untimed table: a player to act without a move for this long is gone (skip / expel).
@@ -230,6 +255,14 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task whose worker process died goes back on the queue (acks_late alone acks it).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A message a killed worker held unacked is delivered again after this many seconds
+# (Redis's default is an hour). Longer than any task runs (the hard limit, below, and a
+# bot turn's: bots/dispatch.py); the outbox sends a lost bot turn well before anyway.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60"))
+}
 # Bot turns have their own queue (tests give each run its own, so parallel runs never
 # take each other's tasks).
 BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
@@ -238,6 +271,7 @@ BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
 CLOCK_QUEUE = os.environ.get("CLOCK_QUEUE", "clocks")
 CELERY_TASK_ROUTES = {
     "bots.tasks.sweep_clocks": {"queue": CLOCK_QUEUE},
+    "bots.tasks.dispatch_bot_turns": {"queue": CLOCK_QUEUE},
     "bots.tasks.*": {"queue": BOT_QUEUE},
 }
 CELERY_TASK_SOFT_TIME_LIMIT = 20
@@ -250,6 +284,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": CLOCK_SWEEP_EVERY,
         # A sweep nobody ran in time is dropped: the next one covers it.
         "options": {"expires": CLOCK_SWEEP_EVERY * 5},
+    },
+    "dispatch-bot-turns": {
+        "task": "bots.tasks.dispatch_bot_turns",
+        "schedule": BOT_DISPATCH_EVERY,
+        "options": {"expires": BOT_DISPATCH_EVERY * 3},
     },
 }
 

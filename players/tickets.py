@@ -4,14 +4,14 @@ itself.
 ``POST /api/auth/ws-ticket/`` gives a random ticket, good once and for
 ``WS_TICKET_SECONDS``; the client connects with ``?ticket=...``. A socket that names a
 ticket which is unknown, used or expired is closed with ``4401``, never served as a
-spectator. Tickets live in the cache (Redis in production) under their SHA-256, so a
+spectator; one whose ticket cannot be looked up (Redis down), or that Redis or PostgreSQL
+fails before it is accepted, with ``1013``, try again later. Tickets live in the cache (Redis in production) under their SHA-256, so a
 look at the cache gives nothing a client could use.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 from typing import Any
 from urllib.parse import parse_qs
@@ -24,6 +24,13 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
 from games import publishing
+from kingdom.ops.unavailable import (
+    TRY_AGAIN_LATER,
+    UNAVAILABLE,
+    dependency_down,
+    refuse_socket,
+    serve_socket,
+)
 
 INVALID_TICKET = 4401
 
@@ -104,25 +111,21 @@ class TicketAuthMiddleware:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         ticket = _ticket_in(scope) if scope["type"] == "websocket" else None
         if ticket is None:
-            return await self.browser(scope, receive, send)
-        redeemed = await database_sync_to_async(redeem)(ticket)
+            return await serve_socket(self.browser, scope, receive, send)
+        try:
+            redeemed = await database_sync_to_async(redeem)(ticket)
+        except Exception as exc:
+            if not dependency_down(exc):
+                raise
+            return await refuse_socket(receive, send, UNAVAILABLE, TRY_AGAIN_LATER)
         if redeemed is None:
-            return await _refuse(receive, send)
+            return await refuse_socket(receive, send, INVALID, INVALID_TICKET)
         user, session_group = redeemed
         ticketed = {**scope, "user": user, "ticketed": True, "session_group": session_group}
-        return await self.ticketed(ticketed, receive, send)
+        return await serve_socket(self.ticketed, ticketed, receive, send)
 
 
-async def _refuse(receive: Any, send: Any) -> None:
-    """Accept, say why, close with 4401: a close before the handshake completes reaches
-    the client as a bare HTTP 403, without the code."""
-    if (await receive())["type"] != "websocket.connect":
-        return
-    await send({"type": "websocket.accept"})
-    frame = {
-        "type": "error",
-        "code": "invalid_ticket",
-        "message": "This ticket is unknown, used or expired: ask for a new one.",
-    }
-    await send({"type": "websocket.send", "text": json.dumps(frame)})
-    await send({"type": "websocket.close", "code": INVALID_TICKET})
+INVALID = {
+    "code": "invalid_ticket",
+    "message": "This ticket is unknown, used or expired: ask for a new one.",
+}

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.errors import ServiceError
+from kingdom.ops.unavailable import RETRY_AFTER, UNAVAILABLE, dependency_down
 
 log = logging.getLogger(__name__)
 API_PREFIX = "/api/"
@@ -77,6 +78,13 @@ def server_error_json() -> JsonResponse:
     return json_error(SERVER_ERROR["code"], SERVER_ERROR["message"], 500)
 
 
+def unavailable_json() -> JsonResponse:
+    """Redis or PostgreSQL did not answer (kingdom/ops/unavailable.py)."""
+    response = JsonResponse(UNAVAILABLE, status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
 def not_found_page(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """handler404: JSON under /api/, the site's page elsewhere."""
     if is_api(request):
@@ -111,6 +119,12 @@ def server_error_page(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(BUSY["message"], status=503, content_type="text/plain")
         response["Retry-After"] = str(BUSY_RETRY_AFTER)
         return response
+    if dependency_down(sys.exc_info()[1]):
+        if is_api(request):
+            return unavailable_json()
+        response = HttpResponse(UNAVAILABLE["message"], status=503, content_type="text/plain")
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
     if is_api(request):
         return server_error_json()
     return defaults.server_error(request)
@@ -141,7 +155,8 @@ class Refusal:
 
 def refusal(exc: BaseException) -> Refusal | None:
     """The answer to a service's refusal (``ServiceError``), invalid fields (a 400
-    ``invalid``) or a busy database pool (a 503); None for anything else. The REST API's
+    ``invalid``), a busy database pool or a dependency that is down (a 503); None for
+    anything else. The REST API's
     exception handler and the socket's commands answer through here."""
     if isinstance(exc, ServiceError):
         body = clip(exc.as_json())
@@ -152,6 +167,8 @@ def refusal(exc: BaseException) -> Refusal | None:
         return Refusal(400, clip(body))
     if pool_exhausted(exc):
         return Refusal(503, dict(BUSY), BUSY_RETRY_AFTER)
+    if dependency_down(exc):
+        return Refusal(503, dict(UNAVAILABLE), RETRY_AFTER)
     return None
 
 

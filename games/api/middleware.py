@@ -6,8 +6,9 @@ body nested deeper than ``API_MAX_JSON_DEPTH`` (json's recursion would raise), o
 a NUL (PostgreSQL refuses it in text) or a lone surrogate (no encoding can store it), is a
 400; so is a NUL in the path or the query, and a Host not allowed; a JSON body in a
 charset other than UTF-8 is a 415; an address without its final slash is a 404 naming it.
-After: an uncaught exception is a logged JSON 500 with no traceback text, and any HTML
-error page (a debug page) becomes JSON.
+After: Redis or PostgreSQL not answering is a JSON 503 with Retry-After, another uncaught
+exception a logged JSON 500 with no traceback text, and any HTML error page (a debug
+page) becomes JSON.
 """
 
 from __future__ import annotations
@@ -23,7 +24,14 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import is_valid_path
 
 from games import json_input
-from games.api.errors import bad_request_page, is_api, json_error, server_error_json
+from games.api.errors import (
+    bad_request_page,
+    is_api,
+    json_error,
+    server_error_json,
+    unavailable_json,
+)
+from kingdom.ops.unavailable import dependency_down
 
 log = logging.getLogger(__name__)
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -52,6 +60,9 @@ class ApiGuardMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not is_api(request):
             return None
+        if dependency_down(exception):
+            log.warning("a dependency is down under %s: %r", request.path, exception)
+            return unavailable_json()
         log.error("uncaught exception under %s", request.path, exc_info=exception)
         return server_error_json()
 

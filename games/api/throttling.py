@@ -10,16 +10,26 @@ from typing import Any
 from rest_framework.settings import api_settings
 
 from games.errors import ServiceError
+from kingdom.ops.unavailable import RETRY_AFTER, UNAVAILABLE, dependency_down
 
 
 def refuse_if_throttled(scope: str, user: Any) -> None:
     """Count one write of ``user`` in ``scope``: ``ServiceError("throttled")`` (429, with
-    ``retry_after``) when over the limit."""
+    ``retry_after``) when over the limit; ``ServiceError("unavailable")`` (503) when the
+    counts cannot be read (Redis down), as a REST write answers then."""
     request = SimpleNamespace(method="POST", user=user, META={})
     view = SimpleNamespace(throttle_scope=scope)
     for throttle_class in api_settings.DEFAULT_THROTTLE_CLASSES:
         throttle = throttle_class()
-        if not throttle.allow_request(request, view):
+        try:
+            allowed = throttle.allow_request(request, view)
+        except Exception as exc:
+            if not dependency_down(exc):
+                raise
+            raise ServiceError(
+                UNAVAILABLE["code"], UNAVAILABLE["message"], 503, retry_after=RETRY_AFTER
+            ) from exc
+        if not allowed:
             wait = max(1, round(throttle.wait() or 1))
             raise ServiceError(
                 "throttled",

@@ -85,14 +85,18 @@ def after_commit(
             steps.append(lambda: _bot_turns_due(game, head, bot_turns))
         # The move is committed, so its answer stands whatever fails here (Redis down, a
         # broker refusing the bot task): each step is logged and the others still run.
-        # What is lost is made good later: clients catch up by seq, and every clock sweep
-        # re-schedules a bot turn stalled for BOT_STALL_SECONDS (bots/dispatch.py).
+        # What is lost is made good later: clients catch up by seq, and the bot turns owed
+        # are sent again from the database (bots/outbox.py).
         for step in steps:
             try:
                 step()
             except Exception:
                 log.exception("game %s at seq %s: a step after commit failed", game_id, head)
 
+    if bots or bot_turns:
+        # In the transaction: the turns owed are recorded with the events that made them
+        # due (the bots app's outbox), so no lost message or process can stall the game.
+        signals.bot_turns_owed.send(sender=Game, game=game, head_seq=head)
     transaction.on_commit(notify)
 
 

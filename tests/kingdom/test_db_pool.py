@@ -37,14 +37,21 @@ def wrapped_pool_timeout() -> OperationalError:
 
 def test_production_settings_pool_postgres_connections_by_db_pool_size():
     out = run_django(
-        SETUP + "d = settings.DATABASES['default']; print(d['CONN_MAX_AGE'], d['OPTIONS']['pool'])",
+        SETUP + "d = settings.DATABASES['default']; "
+        "print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'], d['OPTIONS']['pool'])",
         DATABASE_URL="postgres://kingdom@db.example.org:5432/kingdom",
         DB_POOL_SIZE="6",
         DB_POOL_TIMEOUT="2.5",
         **PRODUCTION,
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split(None, 1) == ["0", "{'min_size': 1, 'max_size': 6, 'timeout': 2.5}\n"]
+    # Connections are checked as they leave the pool, and a PostgreSQL that is back is
+    # tried again within DB_RECONNECT_SECONDS (docs/operations.md, "Faults and recovery").
+    assert out.stdout.split(None, 2) == [
+        "0",
+        "True",
+        "{'min_size': 1, 'max_size': 6, 'timeout': 2.5, 'reconnect_timeout': 2.0}\n",
+    ]
 
 
 def test_the_embedded_sqlite_database_has_no_pool():
@@ -81,9 +88,16 @@ def test_outside_a_view_a_busy_pool_is_a_503_too_json_under_the_api():
     assert api["Content-Type"] == "application/json"
     assert json.loads(api.content) == errors.BUSY
     assert api["Retry-After"] == page["Retry-After"] == str(errors.BUSY_RETRY_AFTER)
+    # The server gone (a restart) is a 503 of its own kind; a bug stays a 500.
     try:
         raise OperationalError("server closed the connection unexpectedly")
     except OperationalError:
+        down = errors.server_error_page(factory.get("/api/tables/"))
+    assert down.status_code == 503
+    assert json.loads(down.content)["code"] == "unavailable"
+    try:
+        raise ValueError("a bug")
+    except ValueError:
         assert errors.server_error_page(factory.get("/api/tables/")).status_code == 500
 
 

@@ -5,9 +5,12 @@ python manage.py bench commands [--games 10] [--players 2] [--max-commands N]
 python manage.py bench rules kingdom-builder [--games 50] [--players 4]
 python manage.py bench live [--processes 2 | --url http://127.0.0.1:8000 ...]
     [--tables 16] [--ruleset kingdoms] [--moves 300] [--seconds 30] [--peer bgio]
+python manage.py bench faults [--games 8] [--fault redis_stopped ...] [--down 5]
+    [--long-down 30]
 
-The work is in kingdom/bench/: ``inprocess`` (commands, rules) and ``live`` (the load a
-community puts on running servers, see kingdom/bench/live.py).
+The work is in kingdom/bench/: ``inprocess`` (commands, rules), ``live`` (the load a
+community puts on running servers, see kingdom/bench/live.py) and ``faults`` (the service
+on a PostgreSQL and a Redis of its own, which it stops and kills under play).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from games.rules import all_rulesets
-from kingdom.bench import live
+from kingdom.bench import faults, live
 from kingdom.bench.inprocess import InProcessBench
 
 
@@ -25,7 +28,7 @@ class Command(BaseCommand):
     help = "Measure the service and the rules engines; prints JSON lines."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("what", choices=["commands", "rules", "live"])
+        parser.add_argument("what", choices=["commands", "rules", "live", "faults"])
         parser.add_argument("ruleset", nargs="?", default="kingdoms")
         parser.add_argument("--games", type=int, default=None)
         parser.add_argument("--players", type=int, default=None)
@@ -38,6 +41,17 @@ class Command(BaseCommand):
             "(smoke runs; the cost-by-seq windows then overlap)",
         )
         live.add_arguments(parser)
+        group = parser.add_argument_group("bench faults")
+        group.add_argument(
+            "--fault",
+            action="append",
+            choices=[*faults.FAULTS, faults.LONG_FAULT],
+            help="the faults to cause, in this order (default: all)",
+        )
+        group.add_argument("--down", type=float, default=5.0, help="seconds a dependency is down")
+        group.add_argument(
+            "--long-down", type=float, default=30.0, help=f"seconds of {faults.LONG_FAULT}"
+        )
 
     def handle(self, *args, **options) -> None:
         if options.get("live_ruleset"):
@@ -50,7 +64,15 @@ class Command(BaseCommand):
             raise CommandError(
                 f"--peer {options['peer']} does not run beside bench {options['what']}"
             )
-        if options["what"] == "commands":
+        if options["what"] == "faults":
+            lines = faults.run(
+                tables=options["games"] or 8,
+                faults=tuple(options["fault"] or (*faults.FAULTS, faults.LONG_FAULT)),
+                down=options["down"],
+                long_down=options["long_down"],
+                progress=self.stderr,
+            )
+        elif options["what"] == "commands":
             lines = InProcessBench().bench_commands(options)
         elif options["what"] == "rules":
             lines = InProcessBench().bench_rules(options)
