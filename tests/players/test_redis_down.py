@@ -26,9 +26,10 @@ def redis_down(settings):
     """The cache on a Redis nobody listens on (refused at once, as a stopped server)."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "kingdom.ops.cache.SharedPoolRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
             "KEY_PREFIX": "down",
+            "OPTIONS": {"pool_class": "kingdom.ops.cache.SharedConnectionPool"},
         }
     }
 
