@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 import redis
+from django.conf import settings
 
 _pools: dict[tuple[str, str], redis.ConnectionPool] = {}
 _lock = threading.Lock()
@@ -28,3 +29,20 @@ class SharedConnectionPool(redis.ConnectionPool):
             if pool is None:
                 pool = _pools[key] = redis.ConnectionPool.from_url(url, **kwargs)
             return pool
+
+
+_clients: dict[tuple[str, str], redis.Redis] = {}
+
+
+def redis_client(alias: str = "default") -> redis.Redis:
+    """A redis-py client on the pool of the cache ``alias`` (its server and options), for
+    what Django's cache API cannot say, such as a script (players/throttles.py)."""
+    config = settings.CACHES[alias]
+    options = {k: v for k, v in config.get("OPTIONS", {}).items() if k != "pool_class"}
+    key = (config["LOCATION"], repr(sorted(options.items())))
+    client = _clients.get(key)
+    if client is None:
+        pool = SharedConnectionPool.from_url(config["LOCATION"], **options)
+        # Two threads may make one each; the pool under both is the same.
+        client = _clients.setdefault(key, redis.Redis(connection_pool=pool))
+    return client
