@@ -13,6 +13,12 @@ const myList = document.getElementById("my-game-list");
 const more = document.getElementById("table-more");
 const busy = new Set(); // table ids with a request in flight
 const starting = new Set(); // tables we are starting ourselves: the Start button goes there
+
+/** This page starts the table itself and goes there: the lobby's news of its start must
+ * not open it a second time (two navigations, the first one aborted). */
+export function startingHere(tableId) {
+  starting.add(tableId);
+}
 const botLevels = new Map(); // table id -> the bot level picked on its card
 const STATUS_WORDS = { open: "open", active: "in progress", finished: "finished", aborted: "aborted" };
 let nextPage = null; // the address of the next (older) page of tables, if any
