@@ -11,6 +11,7 @@ import contextlib
 import glob
 import os
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -70,6 +71,9 @@ class Process:
 
     def start(self) -> Process:
         with self.log.open("a") as out:
+            # A process restarted writes on into the same log: each start is marked.
+            out.write(f"--- start: {shlex.join(self.argv)}\n")
+            out.flush()
             self.popen = subprocess.Popen(
                 self.argv,
                 cwd=self.cwd,

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from django.db import connection
 
+from kingdom.bench.stack import Process
 from tests.production.clients import Http
 from tests.production.processes import (
     QUEUE_VARIABLES,
     RELEASE,
     ROOT,
-    Process,
     RedisServer,
     argv_of,
     free_port,
@@ -122,8 +122,8 @@ class Cluster:
             name,
             argv_of(self.lines[kind], env),
             env,
-            self.workdir / f"{name}.log",
             self.workdir,
+            self.workdir / f"{name}.log",
         )
         self.processes[name] = process.start()
         return process

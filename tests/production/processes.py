@@ -6,18 +6,17 @@ a process type added there is exercised here without touching these tests.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shlex
 import shutil
-import signal
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from kingdom.bench.stack import Process
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCFILE = ROOT / "deploy" / "Procfile"
@@ -96,53 +95,6 @@ def wait_until(condition: Callable[[], object], what: str, seconds: float, *, st
         time.sleep(step)
 
 
-class Process:
-    """One long-running process, in a process group of its own so that a kill takes its
-    children too (a Celery worker's pool, as when its machine dies)."""
-
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], log: Path, cwd: Path):
-        self.name, self.argv, self.env, self.log, self.cwd = name, argv, env, log, cwd
-        self.popen: subprocess.Popen | None = None
-
-    def start(self) -> Process:
-        with self.log.open("a") as out:
-            out.write(f"--- start: {shlex.join(self.argv)}\n")
-            self.popen = subprocess.Popen(
-                self.argv,
-                cwd=self.cwd,
-                env=self.env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        return self
-
-    @property
-    def running(self) -> bool:
-        return self.popen is not None and self.popen.poll() is None
-
-    def log_tail(self, lines: int = 40) -> str:
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
-
-    def kill(self) -> None:
-        """SIGKILL to the whole group: no clean shutdown, nothing acked or closed."""
-        if self.popen is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        self.popen.wait(timeout=10)
-
-    def stop(self) -> None:
-        if not self.running:
-            self.kill()  # a dead leader may leave children in its group
-            return
-        os.killpg(self.popen.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(timeout=10)
-        self.kill()
-
-
 class RedisServer:
     """A private redis-server on a free port: the tests may stop and restart it."""
 
@@ -157,7 +109,7 @@ class RedisServer:
         self.url = f"redis://127.0.0.1:{self.port}/0"
         argv = [binary, "--port", str(self.port), "--bind", "127.0.0.1"]
         argv += ["--save", "", "--appendonly", "no", "--daemonize", "no"]
-        self.process = Process("redis", argv, dict(os.environ), workdir / "redis.log", workdir)
+        self.process = Process("redis", argv, dict(os.environ), workdir, workdir / "redis.log")
 
     def start(self) -> None:
         self.process.start()
