@@ -7,9 +7,9 @@ will play (2 seats, created and started through the services), one warm-up game 
 server, and every socket open. The measured phase plays ``--tables`` tables at once for at
 most ``--seconds``, each up to ``--moves`` moves; a table whose game ends goes on with the
 next game prepared for it. Tables go round-robin over the servers, and a table's two
-players sit on different servers when there are several (``--placement spread``, what a
-round-robin proxy does), or on the table's one server (``--placement by-game``, what a
-proxy routing by game id would do).
+players sit on the table's one server (``--placement by-game``, the default: what the
+deployed ingress does, hashing each request's path), or on different servers when there
+are several (``--placement spread``, what a round-robin proxy would do).
 
 Servers: ``--url`` (repeatable, loopback only; they must use this process's DATABASE_URL
 and REDIS_URL) or ``--processes N`` started here with production settings and stopped
@@ -89,8 +89,9 @@ def add_arguments(parser: Any) -> None:
     group.add_argument(
         "--placement",
         choices=["spread", "by-game"],
-        default="spread",
-        help="a table's two players on different servers, or both on the table's server",
+        default="by-game",
+        help="both players of a table on the table's server (what the deployed ingress "
+        "does: deploy/k8s/base/ingress.yaml), or on different servers",
     )
 
 
@@ -316,9 +317,9 @@ def _line(
     return {
         "name": f"live {options['ruleset']}, {processes} process(es), {options['tables']} tables"
         + (", moves on the socket" if options.get("via") == "socket" else "")
-        + (", players by game" if options.get("placement") == "by-game" else ""),
+        + (", players spread" if options.get("placement") == "spread" else ""),
         "via": options.get("via", "http"),
-        "placement": options.get("placement", "spread"),
+        "placement": options.get("placement", "by-game"),
         "ruleset": options["ruleset"],
         "processes": processes,
         "target": target,

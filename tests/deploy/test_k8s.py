@@ -189,6 +189,8 @@ def test_the_ingress_keeps_websockets_open_and_routes_to_the_web_service():
     assert int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 3600
     assert int(notes["nginx.ingress.kubernetes.io/proxy-send-timeout"]) >= 3600
     assert notes["nginx.ingress.kubernetes.io/proxy-http-version"] == "1.1"
+    # A game's sockets share a pod: a consistent hash of the path, not round-robin.
+    assert notes["nginx.ingress.kubernetes.io/upstream-hash-by"] == "$uri"
     backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
     service = RESOURCES[("Service", backend["name"])]
     assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}

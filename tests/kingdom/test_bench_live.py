@@ -68,16 +68,16 @@ def test_bench_live_plays_moves_over_http_and_sockets_without_errors(ruleset):
     assert commands.exclude(type="table_started").count() == line["moves"] + live.WARMUP_MOVES
 
 
-def test_bench_live_can_send_the_moves_on_the_players_sockets_seated_by_game_in_rounds():
+def test_bench_live_can_send_the_moves_on_the_players_sockets_seated_apart_in_rounds():
     lines = bench_live(
         "--processes", "1", "--tables", "2", "--moves", "10", "--seconds", "15",
-        "--via", "socket", "--placement", "by-game", "--rounds", "2",
+        "--via", "socket", "--placement", "spread", "--rounds", "2",
     )  # fmt: skip
     # One line per round (no peer: no ratios to take the median of), each on fresh tables.
     assert [line["round"] for line in lines] == [1, 2]
     for line in lines:
         assert line["via"] == "socket" and "moves on the socket" in line["name"]
-        assert line["placement"] == "by-game" and line["name"].endswith("players by game")
+        assert line["placement"] == "spread" and line["name"].endswith("players spread")
         assert 0 < line["moves"] <= 2 * 10
         assert line["errors_total"] == 0
         for name in FIGURES:
