@@ -51,6 +51,7 @@ class GameAdmin(ModeratorAccess, admin.ModelAdmin):
         "finished_at",
         "clock_deadline",
         "outcome",
+        "rematch_of",
         "links",
     )
     exclude = ("seed",)

@@ -41,6 +41,11 @@ class Game(models.Model):
     # When the first running clock runs out (a cache of the log's clock state, kept under
     # the game's lock): the clock sweep looks only at games whose deadline has passed.
     clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The game over whose players this table was opened for (a rematch): they are shown
+    # the way to it from that game's page.
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
 
     class Meta:
         ordering = ["-created_at"]

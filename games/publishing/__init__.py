@@ -108,6 +108,13 @@ def game_advanced(game_id: uuid.UUID, head_seq: int, news: dict[str, Any] | None
     send_to_group(game_group(game_id), message)
 
 
+def rematch_opened(game_id: uuid.UUID, rematch: dict[str, Any] | None) -> None:
+    """Tell a finished game's sockets that one of its players opened a rematch
+    (``selectors.rematch_offer``): the others are shown the way to it."""
+    if rematch is not None:
+        send_to_group(game_group(game_id), {"type": "game.rematch", "rematch": rematch})
+
+
 def sign_in_group(scope: dict[str, Any]) -> str | None:
     """The group of what a socket was opened as: its browser session, or (a ticketed
     socket, an API client's) its account's API access; None for an anonymous socket."""

@@ -18,6 +18,8 @@ from games.selectors.events import (
     seat_names,
 )
 from games.selectors.lobby import (
+    open_rematch,
+    rematch_offer,
     seats_json,
     table_detail,
     table_list,
@@ -50,8 +52,10 @@ __all__ = [
     "get_ruleset",
     "legal_commands",
     "legal_in",
+    "open_rematch",
     "redact",
     "redacted_events",
+    "rematch_offer",
     "reveals_all",
     "seat_directory",
     "seat_names",

@@ -122,4 +122,27 @@ def table_detail(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
         # them with this, not with the browser's own clock.
         "server_time_ms": clocks.ms_of(timezone.now()),
         "rating_changes": rating_source.rating_changes(game),
+        # The rematch one of this game's players opened, while it waits for players.
+        "rematch": rematch_offer(open_rematch(game)) if game.status in OVER else None,
     }
+
+
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def open_rematch(game: Game) -> Game | None:
+    """The table opened to play ``game`` again, while it is open (the first, if ever two)."""
+    return (
+        Game.objects.filter(rematch_of=game, status=Game.Status.OPEN)
+        .select_related("created_by")
+        .order_by("created_at")
+        .first()
+    )
+
+
+def rematch_offer(table: Game | None) -> dict[str, Any] | None:
+    """What a finished game's players are told of its rematch: the table and its host."""
+    if table is None:
+        return None
+    host = table.created_by
+    return {"id": str(table.id), "by": host.get_username() if host is not None else None}

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from games import clocks, storage
+from games import clocks, publishing, selectors, storage
 from games import table as tables
 from games.errors import Conflict, Forbidden, NotFound, ServiceError, from_illegal
 from games.models import Game, Seat
@@ -251,9 +251,9 @@ def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
     """The same game again, for a player of a game that is over: its ruleset, options,
     seats, clock and bots (at their levels), with the other players' seats left for them.
 
-    The first player to ask opens the rematch and hosts it; the others asking later join
-    that table: the rematch is the first open table like this game that one of its
-    players opened since it ended (the game's row lock keeps two askers from opening two).
+    The first player to ask opens the rematch and hosts it, and the game's sockets are
+    told (its players see the way to it); the others asking later join that table (the
+    game's row lock keeps two askers from opening two).
     """
     game = locked(game_id)
     seats = list(game.seats.order_by("joined_order"))
@@ -262,19 +262,7 @@ def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
         raise Forbidden("forbidden", "Only the game's players can ask for a rematch.")
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise Conflict("game_not_over", "A rematch is offered once the game is over.")
-    since = game.finished_at or game.started_at or game.created_at
-    existing = (
-        Game.objects.filter(
-            status=Game.Status.OPEN,
-            ruleset=game.ruleset,
-            options=game.options,
-            seats_wanted=game.seats_wanted,
-            created_by_id__in=humans,
-            created_at__gte=since,
-        )
-        .order_by("created_at")
-        .first()
-    )
+    existing = selectors.open_rematch(game)
     if existing is not None:
         if not existing.seats.filter(user=user).exists():
             table_join(game_id=existing.id, user=user)
@@ -294,5 +282,9 @@ def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
         if seat.user_id is None and seat.bot_level:
             Seat.objects.create(game=rematch, bot_level=seat.bot_level, joined_order=order)
             order += 1
+    rematch.rematch_of = game
+    rematch.save(update_fields=["rematch_of"])
     after_commit(rematch, lobby=True)
+    offer = selectors.rematch_offer(rematch)
+    transaction.on_commit(lambda: publishing.rematch_opened(game.id, offer))
     return rematch

@@ -114,6 +114,10 @@ class GameConsumer(GuardedJsonConsumer):
         if published is None or not await self._deliver_news(published, head):
             await self._send_read(fresh=False)
 
+    async def game_rematch(self, message: dict[str, Any]) -> None:
+        """A player of this finished game opened a rematch: the table and its host."""
+        await self.send_json({"type": "rematch", "rematch": message["rematch"]})
+
     async def game_closed(self, message: dict[str, Any]) -> None:
         """Server-side close (moderation, tests of client recovery)."""
         await self.close(code=4000)

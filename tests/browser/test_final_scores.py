@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import create_table, start_from_lobby, wait_for_your_turn
+from tests.browser.conftest import PASSWORD
+from tests.browser.helpers import api_post, create_table, start_from_lobby, wait_for_your_turn
 
 pytestmark = pytest.mark.browser
 
@@ -105,3 +106,47 @@ def test_the_fairness_link_opens_the_audit_page_which_fits_a_phone(new_player, a
     assert wide <= 391, f"the audit page is {wide}px wide on a 390px phone"
     page.screenshot(path=artifacts / "audit-phone.png")
     assert ana.errors == []
+
+
+def test_the_other_player_is_shown_the_way_to_a_rematch_as_it_opens(
+    new_player, server_url, artifacts
+):
+    ana, bo = new_player("ana", width=390, height=844), new_player("bo")
+    tokens = {
+        p.name: api_post(
+            server_url, "/api/auth/token/", {"username": p.name, "password": PASSWORD}
+        )["token"]
+        for p in (ana, bo)
+    }
+    body = {"ruleset": "kingdoms", "seats": 2}
+    table_id = api_post(server_url, "/api/tables/", body, tokens[ana.name])["id"]
+    api_post(server_url, f"/api/tables/{table_id}/join/", {}, tokens[bo.name])
+    # On the table's page before it starts: a lobby open on a joined table that starts
+    # goes to it by itself, which would race a goto.
+    for player in (ana, bo):
+        player.page.goto(f"/tables/{table_id}/")
+        expect(player.page.locator("#prelude")).to_contain_text("2 of 2 seats")
+    api_post(server_url, f"/api/tables/{table_id}/start/", {}, tokens[ana.name])
+    for player in (ana, bo):
+        expect(player.page.locator("#conn")).to_have_attribute("data-state", "live")
+    # Bo leaves: the last player at the table wins, and the game is over.
+    api_post(server_url, f"/api/tables/{table_id}/resign/", {}, tokens[bo.name])
+    for player in (ana, bo):
+        expect(player.page.locator("#result")).to_contain_text("Final scores", timeout=30000)
+        expect(player.page.locator("#rematch")).to_have_text("Rematch")
+
+    # Bo opens the rematch; Ana, still on the finished game, is told at once.
+    bo.page.locator("#rematch").click()
+    bo.page.wait_for_url(lambda url: table_id not in url and "/tables/" in url)
+    rematch_id = bo.page.evaluate("window.kingdomTable.table.id")
+    offer = ana.page.locator("#result")
+    expect(offer.get_by_role("status")).to_have_text(f"{bo.name} opened a rematch.")
+    offer.scroll_into_view_if_needed()
+    ana.page.screenshot(path=artifacts / "rematch-offer-phone.png")
+    offer.get_by_role("button", name=f"Join {bo.name}'s rematch").click()
+    ana.page.wait_for_url(f"**/tables/{rematch_id}/")
+    expect(ana.page.locator("#prelude")).to_contain_text("2 of 2 seats")
+    # A page opened on the finished game later shows the same way there.
+    ana.page.goto(f"/tables/{table_id}/")
+    expect(ana.page.locator("#rematch")).to_have_text(f"Join {bo.name}'s rematch")
+    assert ana.errors == [] and bo.errors == []

@@ -55,3 +55,27 @@ def test_a_rematch_waits_for_the_game_to_end_and_is_for_its_players(api):
     services.game_resign(game_id=game.id, user=bo.user)
     answer = eve.post(f"/api/tables/{game.id}/rematch/")
     assert answer.status_code == 403 and answer.json()["code"] == "forbidden"
+
+
+def test_the_games_players_see_the_open_rematch_until_it_starts(api):
+    ana, bo = api("ana"), api("bo")
+    game = resigned_game([ana.user, bo.user])
+    assert ana.get(f"/api/tables/{game.id}/").json()["rematch"] is None
+    opened = bo.post(f"/api/tables/{game.id}/rematch/").json()
+    offer = {"id": opened["id"], "by": "bo"}
+    assert ana.get(f"/api/tables/{game.id}/").json()["rematch"] == offer
+    # Ana takes the way shown: the same endpoint seats her at that table.
+    assert ana.post(f"/api/tables/{game.id}/rematch/").json()["id"] == opened["id"]
+    assert bo.post(f"/api/tables/{opened['id']}/start/").status_code == 200
+    assert ana.get(f"/api/tables/{game.id}/").json()["rematch"] is None
+
+
+def test_a_table_like_the_game_opened_by_hand_is_not_its_rematch(api):
+    ana, bo = api("ana"), api("bo")
+    game = resigned_game([ana.user, bo.user])
+    by_hand = services.table_create(
+        user=bo.user, ruleset=game.ruleset, seats=game.seats_wanted, options=game.options
+    )
+    assert ana.get(f"/api/tables/{game.id}/").json()["rematch"] is None
+    rematch = ana.post(f"/api/tables/{game.id}/rematch/").json()
+    assert rematch["id"] != str(by_hand.id) and rematch["host"] == "ana"

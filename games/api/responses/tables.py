@@ -158,12 +158,22 @@ class RatingChangeSerializer(serializers.Serializer):
     delta = serializers.FloatField()
 
 
+class RematchSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    by = serializers.CharField(allow_null=True, help_text="its host")
+
+
 class TableDetailSerializer(TableSummarySerializer):
     your_seat = serializers.IntegerField(allow_null=True)
     view_seq = serializers.IntegerField()
     view = serializers.DictField(allow_null=True, help_text="the ruleset's view for your seat")
     server_time_ms = serializers.IntegerField()
     rating_changes = RatingChangeSerializer(many=True)
+    rematch = RematchSerializer(
+        allow_null=True,
+        help_text="once the game is over: the table one of its players opened to play it "
+        "again, while it is open",
+    )
 
 
 class EventSerializer(serializers.Serializer):

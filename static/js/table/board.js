@@ -202,11 +202,25 @@ export class BoardPart {
   nextSteps() {
     const table = this.table;
     const played = !!table.username && (table.summary?.seats || []).some((seat) => seat.user === table.username);
+    // Another player opened a rematch: the way to their table (the same endpoint seats us).
+    const offer = table.summary?.rematch;
+    const theirs = played && offer?.by && offer.by !== table.username ? offer.by : null;
     return h(
       "div",
       { class: "actions next-steps" },
+      theirs ? h("p", { class: "rematch-offer", role: "status" }, `${theirs} opened a rematch.`) : null,
       played
-        ? h("button", { type: "button", class: "primary", id: "rematch", title: "The same game, seats and options again: the others can join", onclick: () => this.rematch() }, "Rematch")
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              id: "rematch",
+              title: theirs ? `Take a seat at ${theirs}'s table: the same game, seats and options` : "The same game, seats and options again: the others can join",
+              onclick: () => this.rematch(),
+            },
+            theirs ? `Join ${theirs}'s rematch` : "Rematch",
+          )
         : null,
       h("a", { class: "button-link", href: "/", id: "back-to-lobby" }, "Back to the lobby"),
     );

@@ -69,8 +69,9 @@ export class TableClient {
     await this.loadDetail();
     await this.stream.catchUp();
     this.render();
-    if (!this.table.isOver()) this.stream.connect();
-    else this.stream.setConn("idle", "game over");
+    // Over, the game's socket still brings one piece of news: a player opened a rematch.
+    this.stream.connect();
+    if (this.table.isOver()) this.stream.setConn("idle", "game over");
     if (this.table.status === "open") this.stream.watchLobby();
     window.addEventListener("kingdom:prefs", () => this.render());
     window.addEventListener("online", () => this.stream.reconnectNow());

@@ -123,7 +123,8 @@ export class StreamPart {
       retry: (ev) => ev.code !== 4404,
       onOpen: (_ev, { reopened }) => {
         this.lastHeard = Date.now();
-        this.setConn("live", "live");
+        if (this.table.isOver()) this.setConn("idle", "game over");
+        else this.setConn("live", "live");
         if (reopened) this.catchUp(); // what happened while we were away
       },
       onMessage: (ev) => {
@@ -136,9 +137,14 @@ export class StreamPart {
           if (message.accepted) this.takeAnswer({ type: "accepted", ...message.accepted });
         } else if ((message.type === "accepted" || message.type === "error") && this.takeAnswer(message)) return;
         else if (message.type === "error") console.warn("table socket:", message.message);
+        else if (message.type === "rematch") {
+          this.table.summary = { ...this.table.summary, rematch: message.rematch };
+          this.client.render();
+        }
       },
       onClose: (ev, { retryIn }) => {
         this.answerByPost();
+        if (this.table.isOver()) return; // nothing is lost while the game is over
         if (ev?.code === 4404) this.setConn("down", "table not found");
         else if (retryIn !== null) this.setConn("down", "reconnecting…");
       },
