@@ -66,6 +66,8 @@ def test_secrets_cannot_be_reached_through_a_relation(live, mod_client):
     for url in (
         f"/admin/games/seat/?game__seed__startswith={live.seed[:2]}",
         f"/admin/games/game/?events__private__icontains={live.seed[:2]}",
+        f"/admin/games/game/?rematches__seed__startswith={live.seed[:2]}",
+        f"/admin/games/game/?rematch_of__seed__startswith={live.seed[:2]}",
         f"/admin/community/chatmessage/?game__seed__startswith={live.seed[:2]}",
         f"/admin/auth/user/?game__seed__startswith={live.seed[:2]}",
     ):
