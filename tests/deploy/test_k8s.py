@@ -223,6 +223,28 @@ def test_the_procfile_names_every_process_and_the_clocks_worker():
     assert re.search(r"-Q \$\{BOT_QUEUE:-bots\},celery", procs["worker"])
 
 
+def test_every_celery_worker_starts_without_waiting_for_the_others():
+    # Mingle waits about a second for other workers' answers at start-up and gossip keeps
+    # them talking; the service revokes no task, so a restarted worker skips both and
+    # takes the bot turns it owes a second sooner (docs/operations.md, "Faults").
+    procs = dict(
+        line.split(": ", 1) for line in (DEPLOY / "Procfile").read_text().splitlines() if line
+    )
+    commands = {name: shlex.split(procs[name]) for name in ("worker", "clocks")}
+    for key, resource in workloads().items():
+        for c in pod_containers(resource):
+            if c.get("command", [])[:1] == ["celery"] and "worker" in c["command"]:
+                commands[f"{key[1]}/{c['name']}"] = c["command"]
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    for name, service in services.items():
+        command = service.get("command", "")
+        if isinstance(command, str) and " worker " in command:
+            commands[f"compose {name}"] = shlex.split(command)
+    assert len(commands) == 6, sorted(commands)
+    for name, words in commands.items():
+        assert {"--without-mingle", "--without-gossip"} <= set(words), name
+
+
 def test_the_fallback_renderer_agrees_with_kubectl_kustomize():
     if binary() is None:
         pytest.skip("a cross-check of the fallback: needs kubectl or kustomize")
