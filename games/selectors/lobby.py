@@ -110,6 +110,9 @@ def table_summary(game: Game, ratings: dict[tuple[str, int], int] | None = None)
     }
 
 
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
 def table_detail(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
     seat = viewer_seat(game, user)
     view = game_view(game, seat)
@@ -125,9 +128,6 @@ def table_detail(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
         # The rematch one of this game's players opened, while it waits for players.
         "rematch": rematch_offer(open_rematch(game)) if game.status in OVER else None,
     }
-
-
-OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def open_rematch(game: Game) -> Game | None:

@@ -4,7 +4,8 @@ The process keeps the state at the head of recently used games (``state_cache``)
 held a few events behind the head (another process wrote them: the ingress sends a game's
 sockets to one process, but its HTTP moves and its bots' turns may reach others) is
 fast-forwarded by folding the events after it, read from the log; otherwise the state is
-loaded from the latest snapshot and the events after it. Either way a command's cost does not grow with the game's length.
+loaded from the latest snapshot and the events after it. Either way a command's cost does
+not grow with the game's length.
 """
 
 from __future__ import annotations
