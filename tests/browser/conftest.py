@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import api_post
+from tests.browser.helpers import PASSWORD, api_post
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -37,7 +37,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PASSWORD = "pw-browser-1234"
 
 
 def _free_port() -> int:

@@ -10,6 +10,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+PASSWORD = "pw-browser-1234"  # every player the suite signs up
+
 TABLE_URL = re.compile(r"/tables/[0-9a-f-]{36}/$")
 # The game's own stream (not the table chat's, /ws/games/<id>/chat/).
 GAME_SOCKET = re.compile(r"/ws/games/[0-9a-f-]{36}/(\?|$)")
@@ -111,6 +113,14 @@ def api_post(base: str, path: str, body: dict, token: str | None = None) -> dict
         request.add_header("Authorization", f"Token {token}")
     with urllib.request.urlopen(request, timeout=15) as response:
         return json.loads(response.read() or b"{}")
+
+
+def api_tokens(base: str, *players) -> dict[str, str]:
+    """Each player's API token, by name (players signed up with the suite's password)."""
+    body = {p.name: {"username": p.name, "password": PASSWORD} for p in players}
+    return {
+        name: api_post(base, "/api/auth/token/", login)["token"] for name, login in body.items()
+    }
 
 
 def string_values(payload) -> set[str]:

@@ -6,8 +6,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PASSWORD
-from tests.browser.helpers import api_post, create_table, start_from_lobby, wait_for_your_turn
+from tests.browser.helpers import (
+    api_post,
+    api_tokens,
+    create_table,
+    start_from_lobby,
+    wait_for_your_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -112,12 +117,7 @@ def test_the_other_player_is_shown_the_way_to_a_rematch_as_it_opens(
     new_player, server_url, artifacts
 ):
     ana, bo = new_player("ana", width=390, height=844), new_player("bo")
-    tokens = {
-        p.name: api_post(
-            server_url, "/api/auth/token/", {"username": p.name, "password": PASSWORD}
-        )["token"]
-        for p in (ana, bo)
-    }
+    tokens = api_tokens(server_url, ana, bo)
     body = {"ruleset": "kingdoms", "seats": 2}
     table_id = api_post(server_url, "/api/tables/", body, tokens[ana.name])["id"]
     api_post(server_url, f"/api/tables/{table_id}/join/", {}, tokens[bo.name])

@@ -9,10 +9,10 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PASSWORD
 from tests.browser.helpers import (
     api_json,
     api_post,
+    api_tokens,
     create_table,
     first_showing,
     frames_json,
@@ -206,12 +206,7 @@ def seat_two_players_through_the_api(server_url: str, host, guest) -> tuple[str,
     """A started two-player table, both pages open on it and recording from before the
     start. Seated through the API, not the lobby: the lobby's "Table created" toast lives
     3 s, which a busy machine can miss (the lobby flow has its own tests)."""
-    tokens = {
-        p.name: api_post(
-            server_url, "/api/auth/token/", {"username": p.name, "password": PASSWORD}
-        )["token"]
-        for p in (host, guest)
-    }
+    tokens = api_tokens(server_url, host, guest)
     body = {"ruleset": "kingdom-cards", "seats": 2, "options": {"allow_two_players": True}}
     table_id = api_post(server_url, "/api/tables/", body, tokens[host.name])["id"]
     api_post(server_url, f"/api/tables/{table_id}/join/", {}, tokens[guest.name])

@@ -156,3 +156,11 @@ def secrets_by_seq(
 def seed_revealed_at(rows: Iterable[GameEvent], seed: str) -> int | None:
     """The seq of the first event that publishes the seed (None: still secret)."""
     return next((row.seq for row in rows if seed in string_values(row.public)), None)
+
+
+def json_refusal(response) -> dict:
+    """The body of a refusal the API answered as JSON: at least ``code`` and ``message``."""
+    assert response["Content-Type"].startswith("application/json")
+    body = response.json()
+    assert {"code", "message"} <= set(body)
+    return body

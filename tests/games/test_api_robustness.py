@@ -16,7 +16,7 @@ from bots import dispatch
 from community.models import ChatMessage
 from games.models import Game, GameEvent
 from kingdom.ops.channel_layer import redis_channel_layer
-from tests.games.helpers import make_moderator
+from tests.games.helpers import json_refusal, make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,23 +33,9 @@ def post_raw(client: APIClient, url: str, body: object | str):
 def assert_json_error(response, status: int | tuple[int, ...]) -> dict:
     statuses = status if isinstance(status, tuple) else (status,)
     assert response.status_code in statuses, (response.status_code, response.content[:300])
-    assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert {"code", "message"} <= set(body)
+    body = json_refusal(response)
     assert "Traceback" not in response.content.decode()
     return body
-
-
-@pytest.fixture
-def started(api):
-    """A started Kingdoms table of ana and an easy bot; it is ana's turn."""
-    client = api("ana")
-    game_id = client.post(
-        "/api/tables/", {"ruleset": "kingdoms", "seats": 2, "options": {}}, format="json"
-    ).json()["id"]
-    client.post(f"/api/tables/{game_id}/bots/", {"level": "easy"}, format="json")
-    assert client.post(f"/api/tables/{game_id}/start/").status_code == 200
-    return client, game_id
 
 
 def logged(game_id: str) -> int:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from tests.games.helpers import json_refusal
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DEEP = "[" * 3000 + "]" * 3000
@@ -14,21 +16,8 @@ DEEP = "[" * 3000 + "]" * 3000
 
 def assert_json_4xx(response) -> dict:
     assert 400 <= response.status_code < 500, (response.status_code, response.content[:200])
-    assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert {"code", "message"} <= set(body)
+    body = json_refusal(response)
     return body
-
-
-@pytest.fixture
-def started(api):
-    client = api("ana")
-    game_id = client.post(
-        "/api/tables/", {"ruleset": "kingdoms", "seats": 2, "options": {}}, format="json"
-    ).json()["id"]
-    client.post(f"/api/tables/{game_id}/bots/", {"level": "easy"}, format="json")
-    assert client.post(f"/api/tables/{game_id}/start/").status_code == 200
-    return client, game_id
 
 
 @pytest.mark.parametrize("charset", ["cp037", "utf-16", "latin-1"])

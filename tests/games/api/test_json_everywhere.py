@@ -6,26 +6,15 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from tests.games.helpers import json_refusal
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def assert_json(response, status: int) -> dict:
     assert response.status_code == status, (response.status_code, response.content[:200])
-    assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert {"code", "message"} <= set(body)
+    body = json_refusal(response)
     return body
-
-
-@pytest.fixture
-def started(api):
-    client = api("ana")
-    game_id = client.post(
-        "/api/tables/", {"ruleset": "kingdoms", "seats": 2, "options": {}}, format="json"
-    ).json()["id"]
-    client.post(f"/api/tables/{game_id}/bots/", {"level": "easy"}, format="json")
-    assert client.post(f"/api/tables/{game_id}/start/").status_code == 200
-    return client, game_id
 
 
 @pytest.mark.parametrize("debug", [False, True])
