@@ -13,7 +13,7 @@ when the server process starts (bots/apps.py); with ``inline`` / ``none`` nothin
 by itself (tests call ``services.clock_sweep``; ``manage.py sweep_clocks --loop`` serves
 any other deployment). All three run the same ``sweep``.
 
-With ``celery``, the bot turns owed are also kept in the database (bots/outbox.py), and
+With ``celery``, the bot turns owed are also kept on the game's row (bots/outbox.py), and
 ``owed_turns_send`` (Celery beat, every BOT_DISPATCH_EVERY seconds) sends again those whose
 lease ran out: a lost message or a dead worker costs seconds.
 
@@ -35,12 +35,11 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, connection
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from bots import outbox, turn_task, turns
-from bots.models import BotTurn
 from bots.runner import FairRunner
 from games import table as tables
 from games.models import Game, GameEvent, Seat
@@ -165,46 +164,31 @@ def stalled_bot_turns_nudge(*, now: datetime | None = None) -> int:
 
 def owed_turns_send(*, now: datetime | None = None) -> int:
     """Send again the bot turns owed whose lease ran out (bots/outbox.py); returns how many
-    tasks were sent. Each row is claimed in a short transaction of its own with SKIP
-    LOCKED, so two dispatchers never send one at once and a move at that game waits for
-    one row's send at most. A broker that refuses ends the round (the rows stay due)."""
+    tasks were sent. Each game is claimed by a conditional UPDATE of its own, so two
+    dispatchers never send one at once. A broker that refuses ends the round (the turns
+    are sent again when the new lease runs out)."""
     now = now or timezone.now()
     sent = 0
-    due = BotTurn.objects.filter(due_at__lte=now).order_by("due_at")
-    for game_id in list(due.values_list("game_id", flat=True)[:DISPATCH_BATCH]):
-        with transaction.atomic():
-            row = due.select_for_update(skip_locked=True).filter(game_id=game_id).first()
-            if row is None:  # another dispatcher has it, or its task just ran
-                continue
-            taken, owed = _owed_turn_send(row, now)
+    due = Game.objects.filter(status=Game.Status.ACTIVE, bots_due_at__lte=now)
+    for game in list(due.order_by("bots_due_at")[:DISPATCH_BATCH]):
+        if not outbox.claim(game, now):  # another dispatcher has it, or the game moved on
+            continue
+        jobs = _jobs_for(game)
+        if not jobs:  # nothing to play at this head after all
+            outbox.done(game.id, game.head_seq)
+            continue
+        log.warning(
+            "game %s at seq %s: bot turns %s sent again (send %s)",
+            game.id,
+            game.head_seq,
+            [seat for _, seat, _ in jobs],
+            game.bots_sends + 1,
+        )
+        taken = _send(game, jobs)
         sent += taken
-        if taken < owed:
+        if taken < len(jobs):
             break
     return sent
-
-
-def _owed_turn_send(row: BotTurn, now: datetime) -> tuple[int, int]:
-    """(tasks sent, tasks owed) for one claimed row; the row leased again, or deleted when
-    nothing is owed any more."""
-    game = Game.objects.filter(pk=row.game_id).first()
-    jobs = _jobs_for(game) if game is not None else []
-    if not jobs:  # the game moved on or ended
-        row.delete()
-        return 0, 0
-    log.warning(
-        "game %s at seq %s: bot turns %s sent again (send %s)",
-        game.id,
-        game.head_seq,
-        [seat for _, seat, _ in jobs],
-        row.attempts + 1,
-    )
-    taken = _send(game, jobs)
-    if taken == len(jobs):
-        row.seq, row.attempts = game.head_seq, row.attempts + 1
-        lease = outbox.lease_seconds(game.think_seconds, row.attempts)
-        row.due_at = now + timedelta(seconds=lease)
-        row.save(update_fields=["seq", "attempts", "due_at"])
-    return taken, len(jobs)
 
 
 class _Inline(threading.local):

@@ -41,6 +41,11 @@ class Game(models.Model):
     # When the first running clock runs out (a cache of the log's clock state, kept under
     # the game's lock): the clock sweep looks only at games whose deadline has passed.
     clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Bot turns owed at the head (written with the move that made them due, in the
+    # recorder's statement): when the bots app sends them again unless their task ran
+    # first, and how many times it did (bots/dispatch.py). None: no bot turn is owed.
+    bots_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    bots_sends = models.PositiveSmallIntegerField(default=0)
     # The game over whose players this table was opened for (a rematch): they are shown
     # the way to it from that game's page.
     rematch_of = models.ForeignKey(

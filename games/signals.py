@@ -7,24 +7,19 @@ None) and ``event_seq`` (the event appended, or None). The community app writes 
 moderation record from it (community/receivers.py).
 
 ``game_finished``: a command finished a game (status FINISHED; not an abort). Sent INSIDE
-the write path's transaction, under the game's lock, with ``game`` (its outcome set) and
+the transaction that records the finishing events, with ``game`` (its outcome set) and
 ``table`` (the state after the final event): the players app records the ratings from it
 (players/receivers.py) in the same transaction as the finishing event, so a failed rating
 write rolls the move back and a result is never left unrated. Receivers must not swallow
 their errors for the same reason (sent with ``send``).
 
 ``bot_turns_due``: after commit, bot seats may have to act. Sent with ``game``,
-``head_seq`` and ``bot_turns``: the (seat, bot level) pairs the write path found under
-the lock, or None when the receiver has to find them itself (a table just started). The
+``head_seq`` and ``bot_turns``: the (seat, bot level) pairs the write found at its
+head, or None when the receiver has to find them itself (a table just started). The
 bots app schedules them (bots/receivers.py). Sent with ``send_robust``: the move is
 committed, so a receiver's failure (a broker down) is logged and the other steps after
-commit still run; the bots app's outbox sends a bot turn that was lost that way.
-
-``bot_turns_owed``: the same moments as ``bot_turns_due``, but INSIDE the write's
-transaction, with ``game`` and ``head_seq``: the bots app records the turns owed in the
-same transaction as the events that made them due (bots/outbox.py), so that they are
-sent again from the database's state whatever message or process is lost. Sent with
-``send``: a failed record rolls the write back.
+commit still run; the bots app sends again a bot turn that was lost that way, from the
+game row's ``bots_due_at`` (recorded with the move that made it due).
 """
 
 from __future__ import annotations
@@ -37,4 +32,3 @@ ACTIONS = (KICK, ABORT, DISCONNECT, HOST_ACTION)
 staff_acted = Signal()
 game_finished = Signal()
 bot_turns_due = Signal()
-bot_turns_owed = Signal()

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.storage import state_cache
+from games.storage import heads
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres", "postgresql"))
 HAS_REDIS = bool(os.environ.get("REDIS_URL"))
@@ -40,9 +40,9 @@ def _embedded_defaults(settings):
     settings.CACHES = {
         "default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
     }
-    state_cache.clear()
+    heads.clear()
     yield
-    state_cache.clear()
+    heads.clear()
 
 
 @pytest.fixture

@@ -1,8 +1,10 @@
 """The one way in for a move, from ``POST /api/tables/<id>/commands/`` and from a frame
 on the game's socket alike: the body rules, the rate limit, who may act (an active
-account in a seat, decided under the game's lock by the write path), the write, and the
-mapping of a refusal to an answer (``refused``). The REST view (games/api/views.py ``TableCommands``)
-and the socket (games/sockets/consumers.py) only carry what comes back.
+account in a seat, checked by the write path at the head it records on), the write, and
+the mapping of a refusal to an answer (``refused``). The REST view (games/api/views.py
+``TableCommands``) and the socket (games/sockets/consumers.py) only carry what comes
+back, and send the write's notices to the channel layer: the view from its thread
+(``publishing.send``), the socket on its own event loop (``publishing.asend``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ THROTTLE_SCOPE = "commands"  # players/throttles.py
 
 def move(game_id: Any, user: Any, data: Any) -> Submitted:
     """Run one move (``data``: ``{"command", "command_id"?, "expected_seq"?}``) for
-    ``user`` through the write path. Raises what ``refusal`` maps to an answer."""
+    ``user`` through the write path. Raises what ``refusal`` maps to an answer. The
+    caller sends the result's ``notices``."""
     if user is None or not user.is_authenticated:
         raise Forbidden("not_authenticated", "Log in (or open the socket with a ticket) to play.")
     serializer = CommandSerializer(data=data)
@@ -36,6 +39,7 @@ def move(game_id: Any, user: Any, data: Any) -> Submitted:
         command=body["command"],
         command_id=body.get("command_id"),
         expected_seq=body.get("expected_seq"),
+        publish=False,
     )
 
 
@@ -50,7 +54,7 @@ def answer(result: Submitted, user: Any) -> tuple[int, dict[str, Any]]:
         events = update["events"]  # as the write computed them for this seat's sockets
     else:
         game = result.game
-        assert game is not None, "a move's write locked its game"
+        assert game is not None, "a move's write read its game"
         names = selectors.seat_names(game, result.seats)
         events = selectors.redacted_events(game, result.events, seat, names)
     body = {"head_seq": result.head_seq, "replayed": result.replayed, "events": events}

@@ -6,7 +6,10 @@ missed a message, or the write published none) reads the events after its own la
 through the read path. The channel layer is at-most-once, so a lost message costs latency,
 never data: the next one, or the client's gap check, catches up by seq.
 
-Every function here is called after commit only (``transaction.on_commit``).
+A write returns its messages as ``Notice``s. Sync code (REST views, Celery tasks, the
+clock sweep) sends them after commit with ``send``, through asgiref's ``async_to_sync``
+as Channels documents; a socket that made the write awaits ``asend`` on its own event
+loop, so its move costs no thread hand-off for the publish.
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import os
-import threading
 import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -24,12 +27,20 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 log = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
-
-# The in-memory layer's queues belong to the server's event loop; a publish from a plain
-# thread (the embedded bot runner) must run its coroutine on that loop.
-_server_loop: asyncio.AbstractEventLoop | None = None
-# How long a write's thread waits for the channel layer to take a message.
+# How long a plain thread waits for the embedded server's loop to take its messages.
 PUBLISH_WAIT = 5.0
+
+# The in-memory layer's queues belong to the server's event loop; a send from a plain
+# thread (the embedded bot runner) must run on that loop. Only the embedded mode has one.
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One channel-layer message to a group."""
+
+    group: str
+    message: dict[str, Any]
 
 
 def remember_server_loop() -> None:
@@ -42,70 +53,63 @@ def game_group(game_id: uuid.UUID | str) -> str:
     return f"game.{game_id}"
 
 
-class _PublishingLoop:
-    """An event loop in a daemon thread of its own, where this process's group messages
-    are sent: a Redis layer then keeps one connection for them, where ``async_to_sync``
-    from a plain thread (a Celery worker, the embedded bot runner) would start a loop,
-    and so a connection, per message. A forked child (Celery's pool) starts its own."""
-
-    def __init__(self) -> None:
-        self.pid = os.getpid()
-        self.loop = asyncio.new_event_loop()
-        threading.Thread(target=self.loop.run_forever, name="publishing", daemon=True).start()
-
-
-_publishing: _PublishingLoop | None = None
-_publishing_lock = threading.Lock()
-
-
-def _publishing_loop() -> asyncio.AbstractEventLoop:
-    global _publishing
-    with _publishing_lock:
-        if _publishing is None or _publishing.pid != os.getpid():
-            _publishing = _PublishingLoop()
-        return _publishing.loop
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-def send_to_group(group: str, message: dict[str, Any]) -> None:
-    """Send ``message`` to ``group`` through the channel layer's ``group_send`` and wait
-    (at most ``PUBLISH_WAIT``) until the layer took it, so a game's heads go out in the
-    order they were written; a failure is logged (the log is committed; a lost notice is
-    recovered by seq). Called from sync code only (after commit)."""
+async def asend(notices: Iterable[Notice]) -> None:
+    """Send ``notices`` in order on the running loop; a failure is logged (the write is
+    committed; a lost notice is recovered by seq)."""
     layer = get_channel_layer()
     if layer is None:
         return
+    for notice in notices:
+        try:
+            await layer.group_send(notice.group, notice.message)
+        except Exception:
+            log.exception("could not publish to %s", notice.group)
+
+
+def send(notices: Iterable[Notice]) -> None:
+    """Send ``notices`` from sync code (after commit), in order."""
+    notices = list(notices)
+    layer = get_channel_layer()
+    if layer is None or not notices:
+        return
     try:
-        if isinstance(layer, InMemoryChannelLayer):
-            loop = _server_loop
-            if loop is None or not loop.is_running():
-                async_to_sync(layer.group_send)(group, message)
-                return
+        if _called_from_loop():  # sync code run on a loop's own thread cannot wait on it
+            asyncio.get_running_loop().create_task(asend(notices))
+        elif isinstance(layer, InMemoryChannelLayer) and _server_loop_running():
+            assert _server_loop is not None
+            future = asyncio.run_coroutine_threadsafe(asend(notices), _server_loop)
+            future.result(timeout=PUBLISH_WAIT)
         else:
-            loop = _publishing_loop()
-        if _running_loop() is loop:  # called on that loop itself: it cannot wait there
-            loop.create_task(layer.group_send(group, message))
-            return
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(
-            timeout=PUBLISH_WAIT
-        )
+            async_to_sync(asend)(notices)
     except Exception:
-        log.exception("could not publish to %s", group)
+        log.exception("could not publish %s", [n.group for n in notices])
 
 
-def game_advanced(game_id: uuid.UUID, head_seq: int, news: dict[str, Any] | None = None) -> None:
+def _server_loop_running() -> bool:
+    return _server_loop is not None and _server_loop.is_running()
+
+
+def _called_from_loop() -> bool:
+    """True on an event loop's own thread, which must not wait for that loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Send one message from sync code (after commit)."""
+    send([Notice(group, message)])
+
+
+def game_advanced(game_id: uuid.UUID, head_seq: int, news: dict[str, Any] | None = None) -> Notice:
     """The game's head moved to ``head_seq``; ``news``: each audience's update
     (games/publishing/news.py ``for_head``)."""
     message: dict[str, Any] = {"type": "game.advanced", "head": head_seq}
     if news is not None:
         message["news"] = news
-    send_to_group(game_group(game_id), message)
+    return Notice(game_group(game_id), message)
 
 
 def rematch_opened(game_id: uuid.UUID, rematch: dict[str, Any] | None) -> None:
@@ -152,8 +156,8 @@ def account_group(user_id: int) -> str:
     return f"signed-in.account.{user_id}"
 
 
-def lobby_changed(game_id: uuid.UUID) -> None:
-    send_to_group(LOBBY_GROUP, {"type": "lobby.changed", "game": str(game_id)})
+def lobby_changed(game_id: uuid.UUID) -> Notice:
+    return Notice(LOBBY_GROUP, {"type": "lobby.changed", "game": str(game_id)})
 
 
 def streams_closed(game_id: uuid.UUID) -> None:

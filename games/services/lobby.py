@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import secrets
 import uuid
 from typing import Any
@@ -19,15 +20,16 @@ from games.models import Game, Seat
 from games.rules import get_ruleset
 from games.rules.base import IllegalCommand
 from games.services import moderation
+from games.services.seating import table_locked
 from games.services.writing import (
     BOT_LEVELS,
     BOT_THINK_SECONDS_RANGE,
     after_commit,
-    keep_clock_deadline,
-    locked,
+    bots_owed,
+    clock_deadline_of,
     ruleset_named,
 )
-from games.storage.chain import seed_commitment
+from games.storage.chain import GENESIS, seed_commitment
 
 # Bot levels that search for the table's whole thinking time on every move.
 THINKING_LEVELS = frozenset({"hard"})
@@ -150,7 +152,7 @@ def _require_room(game: Game) -> None:
 
 @transaction.atomic
 def table_join(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Seat:
-    game = locked(game_id)
+    game = table_locked(game_id)
     _require_open(game)
     if game.seats.filter(user=user).exists():
         raise Conflict("already_seated", "You already have a seat at this table.")
@@ -162,7 +164,7 @@ def table_join(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Seat:
 
 @transaction.atomic
 def table_leave(*, game_id: uuid.UUID, user: AbstractBaseUser) -> None:
-    game = locked(game_id)
+    game = table_locked(game_id)
     _require_open(game)
     deleted, _ = game.seats.filter(user=user, bot_level="").delete()
     if not deleted:
@@ -172,7 +174,7 @@ def table_leave(*, game_id: uuid.UUID, user: AbstractBaseUser) -> None:
 
 @transaction.atomic
 def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium") -> Seat:
-    game = locked(game_id)
+    game = table_locked(game_id)
     _require_open(game)
     _require_host(game, user, f"added a bot ({level})")
     if level not in BOT_LEVELS:
@@ -188,7 +190,7 @@ def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium"
 
 @transaction.atomic
 def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> None:
-    game = locked(game_id)
+    game = table_locked(game_id)
     _require_open(game)
     _require_host(game, user, f"removed a bot (seat id {seat_id})")
     deleted, _ = game.seats.filter(pk=seat_id, user__isnull=True).delete()
@@ -199,7 +201,7 @@ def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> N
 
 @transaction.atomic
 def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
-    game = locked(game_id)
+    game = table_locked(game_id)
     _require_open(game)
     _require_host(game, user, "started the game")
     rules = get_ruleset(game.ruleset)
@@ -228,20 +230,36 @@ def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
         now_ms=clocks.ms_of(now),
     )
     table = tables.fold(rules, events)
-    game.status = Game.Status.ACTIVE
-    game.started_at = now
-    game.seats_wanted = len(seats)
-    game.save(update_fields=["status", "started_at", "seats_wanted"])
-    storage.append(
+    rows = storage.new_rows(
         game,
         events,
+        after=0,
+        prev_hash=GENESIS,
         actor=storage.Actor("system"),
         command=command,
         command_id=uuid.uuid4(),
-        table_after=table,
         now=now,
     )
-    keep_clock_deadline(game, table)
+    changes = {
+        "head_seq": rows[-1].seq,
+        "status": Game.Status.ACTIVE,
+        "started_at": now,
+        "seats_wanted": len(seats),
+        "clock_deadline": clock_deadline_of(table),
+        **bots_owed(game, now),
+    }
+    # Under the lobby's lock, so the condition holds; the log's rule all the same.
+    storage.recorder.record(
+        game.id,
+        storage.recorder.Condition(0, str(Game.Status.OPEN)),
+        [storage.event_record(row) for row in rows],
+        changes,
+        storage.checkpoint_after(game, 0, rows, table),
+    )
+    for field, value in changes.items():
+        setattr(game, field, value)
+    held = storage.Head(copy.copy(game), table, rows[-1].hash, seats)
+    transaction.on_commit(lambda: storage.heads.put(held))
     after_commit(game, lobby=True, bots=True)
     return game
 
@@ -255,7 +273,7 @@ def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
     told (its players see the way to it); the others asking later join that table (the
     game's row lock keeps two askers from opening two).
     """
-    game = locked(game_id)
+    game = table_locked(game_id)
     seats = list(game.seats.order_by("joined_order"))
     humans = [s.user_id for s in seats if s.user_id is not None]
     if user.pk not in humans:

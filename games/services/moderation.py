@@ -20,7 +20,8 @@ from games import publishing, selectors, signals, storage
 from games import table as tables
 from games.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.models import Game, Seat
-from games.services.writing import Submitted, after_commit, decide_and_append, locked
+from games.services.seating import table_locked
+from games.services.writing import Intent, Submitted, after_commit, command_record
 
 MODERATE = "games.moderate"
 
@@ -68,23 +69,31 @@ def _staff(moderator: AbstractBaseUser) -> storage.Actor:
 
 @transaction.atomic
 def game_abort(*, game_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str) -> Submitted:
-    """End a game without a result (``game_aborted``, the seed revealed)."""
+    """End a game without a result (``game_aborted``, the seed revealed). In one
+    transaction with the moderation record."""
     require_moderator(staff_user)
     # The reason is shown with the game_aborted event to every player: it must say why.
     reason = moderation_reason(reason)
-    game = locked(game_id)
+    game = selectors.get_game(game_id)
     if game.status == Game.Status.OPEN:
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.save(update_fields=["status", "finished_at"])
-        _announce(staff_user, signals.ABORT, reason, game)
-        after_commit(game, lobby=True)
-        return Submitted(events=[], head_seq=game.head_seq)
-    if game.status != Game.Status.ACTIVE:
-        raise Conflict("game_not_active", "This game is not in progress.")
+        game = table_locked(game.id)
+        if game.status == Game.Status.OPEN:
+            game.status = Game.Status.ABORTED
+            game.finished_at = timezone.now()
+            game.save(update_fields=["status", "finished_at"])
+            _announce(staff_user, signals.ABORT, reason, game)
+            after_commit(game, lobby=True)
+            return Submitted(events=[], head_seq=game.head_seq)
     command = {"type": tables.ABORT, "reason": reason}
-    result = decide_and_append(game, _staff(staff_user), None, command, uuid.uuid4())
-    _announce(staff_user, signals.ABORT, reason, game, event_seq=result.events[0].seq)
+
+    def choose(head: storage.Head) -> Intent:
+        if head.game.status != Game.Status.ACTIVE:
+            raise Conflict("game_not_active", "This game is not in progress.")
+        return Intent(_staff(staff_user), None, command)
+
+    result = command_record(game.id, choose)
+    assert result is not None and result.game is not None
+    _announce(staff_user, signals.ABORT, reason, result.game, event_seq=result.events[0].seq)
     return result
 
 
@@ -112,25 +121,41 @@ def player_kick(
     *, game_id: uuid.UUID, moderator: AbstractBaseUser, player: AbstractBaseUser, reason: str
 ) -> Submitted:
     """Remove ``player`` from a table: from an open table their seat goes; in a game in
-    progress a medium bot plays their seat on (``seat_kicked``) and they rank last."""
+    progress a medium bot plays their seat on (``seat_kicked``) and they rank last. In one
+    transaction with the moderation record."""
     require_moderator(moderator)
     reason = moderation_reason(reason)
-    game = locked(game_id)
-    seat = Seat.objects.filter(game=game, user=player).first()
-    if seat is None:
-        raise NotFound("not_seated", "That player has no seat at this table.")
+    game = selectors.get_game(game_id)
     if game.status == Game.Status.OPEN:
-        seat.delete()
-        _announce(moderator, signals.KICK, reason, game, target_user=player)
-        after_commit(game, lobby=True)
-        return Submitted(events=[], head_seq=game.head_seq)
-    if game.status != Game.Status.ACTIVE:
-        raise Conflict("game_not_active", "This game is not in progress.")
-    if seat.departed:
-        raise Conflict("seat_departed", "A bot already plays that seat.")
-    command = {"type": tables.KICK, "seat": seat.number, "reason": reason}
-    result = decide_and_append(game, _staff(moderator), None, command, uuid.uuid4())
+        game = table_locked(game.id)
+        if game.status == Game.Status.OPEN:
+            seat = Seat.objects.filter(game=game, user=player).first()
+            if seat is None:
+                raise NotFound("not_seated", "That player has no seat at this table.")
+            seat.delete()
+            _announce(moderator, signals.KICK, reason, game, target_user=player)
+            after_commit(game, lobby=True)
+            return Submitted(events=[], head_seq=game.head_seq)
+
+    def choose(head: storage.Head) -> Intent:
+        seat = next((s for s in head.seats or [] if s.user_id == player.pk), None)
+        if seat is None:
+            raise NotFound("not_seated", "That player has no seat at this table.")
+        if head.game.status != Game.Status.ACTIVE:
+            raise Conflict("game_not_active", "This game is not in progress.")
+        if seat.departed:
+            raise Conflict("seat_departed", "A bot already plays that seat.")
+        command = {"type": tables.KICK, "seat": seat.number, "reason": reason}
+        return Intent(_staff(moderator), None, command)
+
+    result = command_record(game.id, choose)
+    assert result is not None and result.game is not None
     _announce(
-        moderator, signals.KICK, reason, game, target_user=player, event_seq=result.events[0].seq
+        moderator,
+        signals.KICK,
+        reason,
+        result.game,
+        target_user=player,
+        event_seq=result.events[0].seq,
     )
     return result

@@ -1,5 +1,5 @@
 """Commands in a game in progress: moves, resigning, and skipping or expelling a player
-who ran out of time. Each runs under the game's row lock through ``decide_and_append``."""
+who ran out of time. Each is recorded through ``writing.command_record``."""
 
 from __future__ import annotations
 
@@ -8,25 +8,23 @@ import uuid
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 
 from games import storage
 from games import table as tables
-from games.errors import Conflict, ServiceError, from_illegal
-from games.models import Game, GameEvent, Seat
+from games.errors import ServiceError, from_illegal
+from games.models import Game, Seat
 from games.rules import get_ruleset
 from games.rules.base import IllegalCommand
 from games.rules.shapes import validate_command
 from games.services.writing import (
+    Intent,
+    Retry,
     Submitted,
-    decide_and_append,
-    locked,
+    command_record,
     playing_seat,
-    replayed,
     require_active,
     seat_of,
 )
-from games.storage.locking import lock_for_command
 from kingdom.ops import metrics
 
 log = logging.getLogger(__name__)
@@ -41,20 +39,48 @@ def game_submit(
     bot_seat: int | None = None,
     command_id: uuid.UUID | None = None,
     expected_seq: int | None = None,
+    publish: bool = True,
 ) -> Submitted:
-    """Validate and append one command from a user's seat (or a bot-played seat).
+    """Validate and record one command from a user's seat (or a bot-played seat).
 
     A move that arrives after its player's clock ran out is refused (``out_of_time``)
-    and the timeout is recorded at once rather than at the next sweep.
+    and the timeout is recorded at once rather than at the next sweep. ``publish``: False
+    leaves sending the result's ``notices`` to the caller (writing.command_record).
     """
+    if not isinstance(command, dict):
+        raise ServiceError("bad_command", "A command is a JSON object with a 'type'.")
+    kind = command.get("type")
+    if isinstance(kind, str) and kind in tables.SERVICE_COMMANDS:
+        raise ServiceError("service_command", "Resign, skip and expel have their own endpoints.")
+
+    def choose(head: storage.Head) -> Intent:
+        game = head.game
+        require_active(game)
+        if bot_seat is not None:
+            actor, seat, account = storage.Actor(f"bot:{bot_seat}", bot_seat), bot_seat, None
+        else:
+            number = playing_seat(game, user, head.seats).number
+            actor, seat = storage.Actor(f"seat:{number}", number), number
+            account = user.pk if user is not None else None
+        try:
+            # Only the shape the ruleset declares goes on: the log keeps the validated
+            # command.
+            valid = validate_command(get_ruleset(game.ruleset).command_shapes, command)
+        except IllegalCommand as exc:
+            raise from_illegal(exc) from exc
+        return Intent(actor, seat, valid, account)
+
+    def actor_of(head: storage.Head) -> str | None:
+        return _actor_label(head.game, user, bot_seat, head.seats or [])
+
     try:
-        return _submit(
-            game_id=game_id,
-            command=command,
-            user=user,
-            bot_seat=bot_seat,
+        result = command_record(
+            game_id,
+            choose,
             command_id=command_id,
             expected_seq=expected_seq,
+            retry=Retry(command, actor_of),
+            publish=publish,
         )
     except ServiceError as exc:
         if exc.code == "out_of_time":
@@ -62,52 +88,8 @@ def game_submit(
 
             game_timeouts(game_id=game_id)
         raise
-
-
-@transaction.atomic
-def _submit(
-    *,
-    game_id: uuid.UUID,
-    command: dict[str, Any],
-    user: AbstractBaseUser | None,
-    bot_seat: int | None,
-    command_id: uuid.UUID | None,
-    expected_seq: int | None,
-) -> Submitted:
-    at_lock = lock_for_command(game_id, command_id)
-    game, seats = at_lock.game, at_lock.seats
-    if at_lock.recorded_seq is not None:
-        recorded = GameEvent.objects.get(game=game, seq=at_lock.recorded_seq)
-        return replayed(game, recorded, command, _actor_label(game, user, bot_seat, seats), seats)
-    command_id = command_id or uuid.uuid4()
-    if expected_seq is not None and expected_seq != game.head_seq:
-        raise Conflict(
-            "stale_seq",
-            f"The game has moved on (head is {game.head_seq}); refresh and try again."
-            if expected_seq < game.head_seq
-            else f"expected_seq {expected_seq} is ahead of the game (head is {game.head_seq}): "
-            "send the head's seq.",
-            head=game.head_seq,
-        )
-    require_active(game)
-    if not isinstance(command, dict):
-        raise ServiceError("bad_command", "A command is a JSON object with a 'type'.")
-    kind = command.get("type")
-    if isinstance(kind, str) and kind in tables.SERVICE_COMMANDS:
-        raise ServiceError("service_command", "Resign, skip and expel have their own endpoints.")
-    if bot_seat is not None:
-        actor, seat = storage.Actor(f"bot:{bot_seat}", bot_seat), bot_seat
-    else:
-        number = playing_seat(game, user, seats).number
-        actor, seat = storage.Actor(f"seat:{number}", number), number
-    try:
-        # Only the shape the ruleset declares goes on: the log keeps the validated command.
-        command = validate_command(get_ruleset(game.ruleset).command_shapes, command)
-    except IllegalCommand as exc:
-        raise from_illegal(exc) from exc
-    return decide_and_append(
-        game, actor, seat, command, command_id, seats=seats, head_hash=at_lock.head_hash
-    )
+    assert result is not None, "a move always records"
+    return result
 
 
 def _actor_label(
@@ -120,32 +102,30 @@ def _actor_label(
     return f"seat:{seat.number}" if seat is not None and seat.number is not None else None
 
 
-@transaction.atomic
 def game_resign(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Submitted:
     """The seat is played by a medium bot from now on and ranks last (see table._depart)."""
-    game = locked(game_id)
-    require_active(game)
-    number = playing_seat(game, user).number
-    actor = storage.Actor(f"seat:{number}", number)
-    return decide_and_append(game, actor, number, {"type": tables.RESIGN}, uuid.uuid4())
+    return _seat_command(game_id, user, {"type": tables.RESIGN})
 
 
-@transaction.atomic
 def game_skip(*, game_id: uuid.UUID, user: AbstractBaseUser, seat: int) -> Submitted:
     """Another player skips the turn of ``seat``, which is out of time: a bot plays it."""
-    return _after_timeout(game_id, user, {"type": tables.SKIP, "seat": seat})
+    return _seat_command(game_id, user, {"type": tables.SKIP, "seat": seat})
 
 
-@transaction.atomic
 def game_expel(*, game_id: uuid.UUID, user: AbstractBaseUser, seat: int) -> Submitted:
     """Another player expels ``seat``, which is out of time: a bot plays on for good, the
     expelled player ranks last and the game is unrated."""
-    return _after_timeout(game_id, user, {"type": tables.EXPEL, "seat": seat})
+    return _seat_command(game_id, user, {"type": tables.EXPEL, "seat": seat})
 
 
-def _after_timeout(game_id: uuid.UUID, user: AbstractBaseUser, command: dict) -> Submitted:
-    game = locked(game_id)
-    require_active(game)
-    number = playing_seat(game, user).number
-    actor = storage.Actor(f"seat:{number}", number)
-    return decide_and_append(game, actor, number, command, uuid.uuid4())
+def _seat_command(game_id: uuid.UUID, user: AbstractBaseUser, command: dict) -> Submitted:
+    """A service command (resign, skip, expel) from the user's own seat."""
+
+    def choose(head: storage.Head) -> Intent:
+        require_active(head.game)
+        number = playing_seat(head.game, user, head.seats).number
+        return Intent(storage.Actor(f"seat:{number}", number), number, command, user.pk)
+
+    result = command_record(game_id, choose)
+    assert result is not None, "a seat's command always records"
+    return result

@@ -1,10 +1,12 @@
 """WebSocket consumers: the game stream and the lobby stream (chat: community).
 
 A game's group message (``game.advanced``) carries each audience's update, computed once
-by the writer (games/publishing/news.py): a socket sends its own audience's part. A socket
-that opens, asks to ``resync``, or finds that it missed a message reads the events after
-its last seq through the read path instead, so a lost message costs latency only.
-Moves sent on the socket take the one way in for a move (games/api/moves.py).
+by the writer (games/publishing/news.py): a socket sends its own audience's part, on its
+event loop, with no thread hand-off and no database. A socket that opens, asks to
+``resync``, or finds that it missed a message reads the events after its last seq
+through the read path instead, so a lost message costs latency only.
+Moves sent on the socket take the one way in for a move (games/api/moves.py) in one
+thread hand-off; the write's notices are then published from the socket's own loop.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import functools
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.db import connections
 
@@ -28,6 +31,22 @@ in_worker_thread = functools.partial(database_sync_to_async, thread_sensitive=Fa
 
 class GameConsumer(GuardedJsonConsumer):
     """One socket on a game: ``resync``, ``ping`` and ``command`` from its client."""
+
+    # Messages whose handlers use no database connection on Channels' shared thread:
+    # a frame from the client (its reads and its move each go through
+    # database_sync_to_async, which checks its own connection before and after) and a
+    # head's news (spliced from the message; a socket that must read does so through
+    # database_sync_to_async too).
+    NO_DATABASE = frozenset({"websocket.receive", "game.advanced"})
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its per-message connection check (a thread
+        hand-off, ``aclose_old_connections``) for the messages in ``NO_DATABASE``: for
+        them it would hand every frame and every viewer's news to a thread for nothing."""
+        if message["type"] in self.NO_DATABASE:
+            await getattr(self, get_handler_name(message))(message)
+        else:
+            await super().dispatch(message)
 
     async def connect(self) -> None:
         publishing.remember_server_loop()
@@ -97,6 +116,8 @@ class GameConsumer(GuardedJsonConsumer):
                 {"type": "error", "ref": ref, "status": refused.status, **refused.body}
             )
             return
+        # Committed: the other viewers' news goes out from this loop, then the answer.
+        await publishing.asend(result.notices)
         accepted = {"ref": ref, "head_seq": result.head_seq, "replayed": result.replayed}
         if (
             result.news is not None

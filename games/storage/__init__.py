@@ -1,43 +1,56 @@
-"""The game's storage: the append-only event log, the state at its head, the locking read
-of the write path, the hash chain and the signed checkpoints.
+"""The game's storage: the append-only event log, the game at its head as this process
+holds it, the recorder that writes a command's events, the hash chain and the signed
+checkpoints.
 
-``log``: append and read events; ``state``: the per-process state cache and loading;
-``locking``: the write path's locked read of a game; ``chain`` and ``signing``: what makes
+``log``: new rows and reads of the log; ``state``: the per-process heads and loading;
+``recorder``: one conditional statement per write; ``chain`` and ``signing``: what makes
 a log auditable. Callers use ``storage.<name>``.
 """
 
+from games.storage import recorder
 from games.storage.log import (
     Actor,
-    append,
+    checkpoint_after,
+    event_record,
     events_between,
     head_hash,
     jsonable,
+    new_rows,
     record_of,
     replay,
     to_event,
 )
 from games.storage.state import (
     CACHE_SIZE,
-    StateCache,
+    Head,
+    HeadCache,
+    head_at,
+    heads,
     latest_snapshot,
     load_table,
     reading,
-    state_cache,
+    with_seats,
 )
 
 __all__ = [
     "CACHE_SIZE",
     "Actor",
-    "StateCache",
-    "append",
+    "Head",
+    "HeadCache",
+    "checkpoint_after",
+    "event_record",
     "events_between",
+    "head_at",
     "head_hash",
+    "heads",
     "jsonable",
     "latest_snapshot",
     "load_table",
+    "new_rows",
     "reading",
     "record_of",
+    "recorder",
     "replay",
-    "state_cache",
     "to_event",
+    "with_seats",
 ]

@@ -1,4 +1,4 @@
-"""The event log: append a command's events after the head, read events back, replay.
+"""The event log: a command's events as new rows after the head, read events back, replay.
 
 The log is append-only (a database trigger refuses updates and deletes on PostgreSQL).
 Each event carries the previous event's hash (games/storage/chain.py), and every
@@ -15,14 +15,12 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 
 from games import table as tables
-from games.models import Game, GameEvent, Snapshot
+from games.models import Game, GameEvent
 from games.rules import get_ruleset
 from games.rules.base import Event
-from games.storage import signing, sql
+from games.storage import recorder, signing
 from games.storage.chain import GENESIS, record_hash
 
 
@@ -80,30 +78,27 @@ def head_hash(game: Game) -> str:
     return at_head.values_list("hash", flat=True).first() or GENESIS
 
 
-def append(
+def new_rows(
     game: Game,
     events: list[Event],
     *,
+    after: int,
+    prev_hash: str,
     actor: Actor,
     command: dict[str, Any] | None,
     command_id: uuid.UUID | None,
-    table_after: tables.TableState,
-    now: datetime | None = None,
-    row_changes: dict[str, Any] | None = None,
-    prev_hash: str | None = None,
+    now: datetime,
 ) -> list[GameEvent]:
-    """Append ``events`` after the head and move the head (with ``row_changes``, other
-    fields of the game's row) in one UPDATE. The caller holds the game's row lock;
-    ``prev_hash`` is the head event's hash when it read it with the lock."""
-    assert transaction.get_connection().in_atomic_block, "append needs a transaction"
-    now = now or timezone.now()
-    prev = prev_hash if prev_hash is not None else head_hash(game)
+    """``events`` as the log's rows after seq ``after``, each carrying the previous one's
+    hash (the first, ``prev_hash``: the head event's); the command and its id ride on the
+    first. Not saved: the recorder writes them (games/storage/recorder.py)."""
     rows = []
+    prev = prev_hash
     for offset, event in enumerate(events):
         first = offset == 0
         row = GameEvent(
             game=game,
-            seq=game.head_seq + offset + 1,
+            seq=after + offset + 1,
             type=event.type,
             public=jsonable(event.public),
             private=jsonable({str(seat): data for seat, data in event.private.items()}),
@@ -116,23 +111,45 @@ def append(
         row.hash = record_hash(record_of(row))
         prev = row.hash
         rows.append(row)
-    old_head = game.head_seq
-    game.head_seq += len(rows)
-    sql.write(rows, game, {"head_seq": game.head_seq, **(row_changes or {})})
-    periodic = game.head_seq // settings.SNAPSHOT_EVERY > old_head // settings.SNAPSHOT_EVERY
-    # A game that ends keeps its final state too, so an audit can check that replaying
-    # the log gives exactly the state the game ended in, not only its outcome.
-    if periodic or table_after.over:
-        point = signing.sign_checkpoint(str(game.id), game.head_seq, prev)
-        Snapshot.objects.create(
-            game=game,
-            seq=game.head_seq,
-            state=tables.dump(get_ruleset(game.ruleset), table_after),
-            head_hash=prev,
-            key_id=point["key_id"],
-            signature=point["signature"],
-        )
     return rows
+
+
+def event_record(row: GameEvent) -> recorder.EventRecord:
+    """A new row as the recorder takes it: plain values."""
+    return recorder.EventRecord(
+        seq=row.seq,
+        type=row.type,
+        public=row.public,
+        private=row.private,
+        actor=row.actor,
+        command_id=row.command_id,
+        command=row.command,
+        recorded_at=row.recorded_at,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
+
+
+def checkpoint_after(
+    game: Game, after: int, rows: list[GameEvent], table_after: tables.TableState
+) -> recorder.Checkpoint | None:
+    """The checkpoint due with ``rows`` (appended after seq ``after``), if one is: every
+    ``SNAPSHOT_EVERY`` events, and when the game ends. A game that ends keeps its final
+    state too, so an audit can check that replaying the log gives exactly the state the
+    game ended in, not only its outcome."""
+    head = rows[-1].seq
+    periodic = head // settings.SNAPSHOT_EVERY > after // settings.SNAPSHOT_EVERY
+    if not (periodic or table_after.over):
+        return None
+    point = signing.sign_checkpoint(str(game.id), head, rows[-1].hash)
+    return recorder.Checkpoint(
+        seq=head,
+        state=tables.dump(get_ruleset(game.ruleset), table_after),
+        head_hash=rows[-1].hash,
+        key_id=point["key_id"],
+        signature=point["signature"],
+        created_at=rows[-1].recorded_at,
+    )
 
 
 def jsonable(value: Any) -> Any:

@@ -134,7 +134,7 @@ class InProcessBench:
                 seat = min(tables.to_act(rules, table))
                 command = strategy(rules, table.rules, seat, rng)
             if cold_cache:
-                storage.state_cache.clear()
+                storage.heads.clear()
             started, cpu_started = time.perf_counter(), time.process_time()
             services.game_submit(
                 game_id=game.id,

@@ -24,7 +24,7 @@ from django.test import override_settings
 from audit.exports import export_game, verify_export
 from audit.verification import EXPORT_FIELDS, RECORD_FIELDS
 from games.models import Game
-from games.storage import state_cache
+from games.storage import heads
 from games.storage.chain import GENESIS, record_hash
 from tests.audit.helpers import played_out_game, problems
 
@@ -40,14 +40,14 @@ def exported(django_db_setup, django_db_blocker) -> dict:
         "CHANNEL_LAYERS": {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}},
     }
     with django_db_blocker.unblock(), override_settings(**in_process):
-        state_cache.clear()
+        heads.clear()
         try:
             user = get_user_model().objects.create_user(username="exporter", password="pw-1234567")
             document = json.loads(json.dumps(export_game(played_out_game(user))))
         finally:
             # Leave the database empty, as the transactional tests expect to find it.
             call_command("flush", interactive=False, verbosity=0)
-            state_cache.clear()
+            heads.clear()
     return document
 
 

@@ -33,7 +33,7 @@ def dry_run(game: Game, user, command: dict) -> tuple[int, set[int]]:
             raise _Undo
     except _Undo:
         pass
-    storage.state_cache.clear()
+    storage.heads.clear()
     game.refresh_from_db()
     return head, seats
 

@@ -1,5 +1,6 @@
-"""The bot turns owed (bots/outbox.py): recorded with the move that made them due, sent
-again once their lease runs out, played once whatever the copies."""
+"""The bot turns owed (bots/outbox.py): recorded on the game's row by the statement of the
+move that made them due, sent again once their lease runs out, played once whatever the
+copies."""
 
 from __future__ import annotations
 
@@ -9,10 +10,8 @@ import pytest
 from django.db import OperationalError, transaction
 
 from bots import dispatch, outbox, tasks, turns
-from bots.models import BotTurn
 from games import selectors, services
 from games.models import Game, GameEvent
-from tests.conftest import needs_postgres
 from tests.games.helpers import game_with_bots, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,28 +61,50 @@ def bot_moves(game: Game, seq: int, seat: int) -> int:
     return GameEvent.objects.filter(game=game, command_id=command_id).count()
 
 
+def owed(game: Game) -> tuple[int, object, int]:
+    """(head, when the turns owed there are sent again, sends so far) as the row has them."""
+    row = Game.objects.get(pk=game.pk)
+    return row.head_seq, row.bots_due_at, row.bots_sends
+
+
+def owe_now(game: Game, now) -> None:
+    """As if the turns owed at the head had a lease that ran out at ``now``."""
+    Game.objects.filter(pk=game.pk).update(bots_due_at=now, bots_sends=0)
+
+
 def test_a_started_table_owes_its_bots_turn_and_sends_it(make_user, settings, sent):
     user = make_user()
     game = game_with_bots(user, bots=2, level="easy", join=False)
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
-    owed = BotTurn.objects.get(game=game)
-    assert owed.seq == game.head_seq and owed.attempts == 0
+    head, due_at, sends = owed(game)
+    assert head == game.head_seq and due_at is not None and sends == 0
     assert [args[2] for args in sent] == [game.head_seq]
 
 
-def test_a_move_that_rolls_back_owes_nothing(make_user, settings, sent):
+def test_a_move_that_rolls_back_owes_nothing_new(make_user, settings, sent):
     user = make_user()
     game, seat = at_the_bots_turn(user, settings)
+    before = owed(game)
     # The bot's move then the human's: back at a bot's turn, inside a transaction undone.
     with pytest.raises(RuntimeError), transaction.atomic():
         turns.take_turn(game.id, seat, game.head_seq)
         game.refresh_from_db()
         human_move(game, user)
-        assert BotTurn.objects.filter(game=game).exists()
+        assert owed(game)[0] == game.head_seq and owed(game)[1] is not None
         raise RuntimeError("the write fails after the turns owed were recorded")
-    assert not BotTurn.objects.filter(game=game).exists()
+    assert owed(game) == before
     assert sent == []
+
+
+def test_a_move_to_a_humans_turn_owes_no_bot_turn(make_user, settings):
+    user = make_user()
+    game, seat = at_the_bots_turn(user, settings)
+    settings.BOT_RUNNER = "none"
+    turns.take_turn(game.id, seat, game.head_seq)
+    game.refresh_from_db()
+    assert not turns.bot_seats_to_act(game)
+    assert owed(game)[1] is None
 
 
 def test_a_turn_whose_send_failed_is_sent_again_once_its_lease_ran_out(
@@ -95,19 +116,19 @@ def test_a_turn_whose_send_failed_is_sent_again_once_its_lease_ran_out(
     game.refresh_from_db()
     while not turns.bot_seats_to_act(game):  # the move that makes the bot due: its send fails
         human_move(game, user)
-    owed = BotTurn.objects.get(game=game)
-    assert owed.seq == game.head_seq
-    assert dispatch.owed_turns_send() == 0  # the broker is still down: nothing sent, still owed
+    assert owed(game)[0] == game.head_seq and owed(game)[1] is not None
+    clock.advance(seconds=outbox.lease_seconds(game.think_seconds, 0))
+    assert dispatch.owed_turns_send() == 0  # the broker is still down: nothing sent
 
     calls: list[tuple] = []
     monkeypatch.setattr(tasks.take_turn, "apply_async", lambda **kw: calls.append(kw["args"]))
-    assert dispatch.owed_turns_send() == 0, "sent before its lease ran out"
-    clock.advance(seconds=outbox.lease_seconds(game.think_seconds, 0))
+    assert dispatch.owed_turns_send() == 0, "sent before the next lease ran out"
+    clock.advance(seconds=outbox.lease_seconds(game.think_seconds, 1))
     assert dispatch.owed_turns_send() == 1
     assert calls == [(str(game.id), seat, game.head_seq)]
-    owed.refresh_from_db()
-    assert owed.attempts == 1
-    assert owed.due_at == clock.now + timedelta(seconds=outbox.lease_seconds(game.think_seconds, 1))
+    _, due_at, sends = owed(game)
+    assert sends == 2
+    assert due_at == clock.now + timedelta(seconds=outbox.lease_seconds(game.think_seconds, 2))
     assert dispatch.owed_turns_send() == 0, "sent again before the doubled lease ran out"
 
 
@@ -115,31 +136,28 @@ def test_the_task_plays_the_owed_turn_once_and_clears_it(make_user, settings, cl
     user = make_user()
     game, seat = at_the_bots_turn(user, settings)
     head = game.head_seq
-    BotTurn.objects.update_or_create(
-        game=game, defaults={"seq": head, "due_at": clock.now, "attempts": 0}
-    )
+    owe_now(game, clock.now)
     assert dispatch.owed_turns_send() == 1
     settings.BOT_RUNNER = "none"
     # The dispatcher's copy and the lost original both arrive: one move.
     played = [tasks.take_turn.apply(args=(str(game.id), seat, head)).get() for _ in range(2)]
     assert played == [True, False]
     assert bot_moves(game, head, seat) == 1
-    assert not BotTurn.objects.filter(game=game, seq=head).exists()
+    assert owed(game)[1] is None  # the human is to act
 
 
-def test_a_game_that_moved_on_owes_nothing_and_nothing_is_sent(make_user, settings, clock, sent):
+def test_a_head_with_no_bot_to_act_owes_nothing_and_nothing_is_sent(
+    make_user, settings, clock, sent
+):
     user = make_user()
     game, seat = at_the_bots_turn(user, settings)
     settings.BOT_RUNNER = "none"
     turns.take_turn(game.id, seat, game.head_seq)  # played; now the human is to act
     game.refresh_from_db()
-    assert not turns.bot_seats_to_act(game)
-    BotTurn.objects.update_or_create(
-        game=game, defaults={"seq": game.head_seq - 1, "due_at": clock.now, "attempts": 0}
-    )
+    owe_now(game, clock.now)
     settings.BOT_RUNNER = "celery"
     assert dispatch.owed_turns_send() == 0 and sent == []
-    assert not BotTurn.objects.filter(game=game).exists()
+    assert owed(game)[1] is None
 
 
 def test_a_turn_that_finds_the_database_away_is_tried_again(make_user, settings, monkeypatch):
@@ -160,32 +178,11 @@ def test_a_turn_that_finds_the_database_away_is_tried_again(make_user, settings,
     assert bot_moves(game, game.head_seq, seat) == 1
 
 
-@needs_postgres
-def test_a_row_another_dispatcher_holds_is_skipped_not_waited_for(make_user, settings, clock, sent):
-    import threading
-
-    from django.db import connection
-
+def test_a_turn_another_dispatcher_claimed_is_not_sent_twice(make_user, settings, clock, sent):
     user = make_user()
     game, _seat = at_the_bots_turn(user, settings)
-    BotTurn.objects.update_or_create(
-        game=game, defaults={"seq": game.head_seq, "due_at": clock.now, "attempts": 0}
-    )
-    claimed, release = threading.Event(), threading.Event()
-
-    def other_dispatcher() -> None:
-        with transaction.atomic():
-            BotTurn.objects.select_for_update().get(game=game)
-            claimed.set()
-            release.wait(10)
-        connection.close()
-
-    holder = threading.Thread(target=other_dispatcher)
-    holder.start()
-    try:
-        assert claimed.wait(10)
-        assert dispatch.owed_turns_send() == 0 and sent == []
-    finally:
-        release.set()
-        holder.join()
-    assert dispatch.owed_turns_send() == 1 and len(sent) == 1
+    owe_now(game, clock.now)
+    read_by_both = Game.objects.get(pk=game.pk)
+    assert outbox.claim(read_by_both, clock.now)  # the other dispatcher was first
+    assert not outbox.claim(read_by_both, clock.now)
+    assert dispatch.owed_turns_send() == 0 and sent == []

@@ -1,6 +1,7 @@
 """games/publishing: a publish from a plain thread (a Celery worker, the embedded bot
 runner, a write in a request's thread) reaches the group's sockets through the channel
-layer's own group_send, and a publish that fails costs the writer nothing."""
+layer's own group_send by asgiref's async_to_sync, and a publish that fails costs the
+writer nothing."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def test_publishes_from_plain_threads_reach_the_group_in_order(redis_layer):
 
     def write_from_two_threads() -> None:
         for head in (1, 2):
-            thread = threading.Thread(target=publishing.game_advanced, args=(game_id, head))
+            notices = [publishing.game_advanced(game_id, head)]
+            thread = threading.Thread(target=publishing.send, args=(notices,))
             thread.start()
             thread.join()
 
@@ -56,5 +58,5 @@ def test_a_publish_that_fails_is_logged_and_the_caller_goes_on(caplog, monkeypat
         raise ConnectionError("Redis is down")
 
     monkeypatch.setattr(layer, "group_send", refused)
-    publishing.game_advanced(uuid.uuid4(), 3)
+    publishing.send([publishing.game_advanced(uuid.uuid4(), 3)])
     assert "could not publish" in caplog.text

@@ -61,7 +61,7 @@ def test_loading_with_a_cold_cache_folds_only_the_events_after_the_snapshot(
         return original(self, state, event)
 
     monkeypatch.setattr(type(rules), "evolve", counting)
-    storage.state_cache.clear()
+    storage.heads.clear()
     table = storage.load_table(game)
     assert len(folded) <= 10 + 5  # a batch may straddle the snapshot boundary
     assert storage.replay(game).outcome == table.outcome
@@ -83,7 +83,7 @@ def test_a_cold_load_starts_from_the_latest_snapshot_at_or_before_the_callers_he
     behind = Game.objects.get(pk=game.pk)
     behind.head_seq = seqs[-2] + 1
     assert storage.latest_snapshot(behind).seq == seqs[-2]
-    storage.state_cache.clear()
+    storage.heads.clear()
     table = storage.load_table(behind)
     rules = get_ruleset(game.ruleset)
     expected = None
@@ -147,7 +147,7 @@ def test_loading_an_ended_game_with_a_cold_cache_folds_no_event(make_user, monke
         return original(ruleset, table, event)
 
     monkeypatch.setattr(tables, "apply", counting)
-    storage.state_cache.clear()
+    storage.heads.clear()
     table = storage.load_table(game)
     assert folded == [] and table.finished
 
@@ -162,9 +162,11 @@ def test_a_state_held_behind_the_head_is_brought_up_by_the_new_events_not_a_snap
     rules = get_ruleset(game.ruleset)
     with storage.reading(game) as table:
         held, held_seq = tables.copy(rules, table), game.head_seq
+    held_row = Game.objects.get(pk=game.id)
+    held_hash = storage.head_hash(held_row)
     game = play_out(game, players, moves=3)
-    storage.state_cache.clear()
-    storage.state_cache.put(game.id, held_seq, held)
+    storage.heads.clear()
+    storage.heads.put(storage.Head(held_row, held, held_hash))
     snapshots = []
     monkeypatch.setattr(storage.state, "latest_snapshot", lambda *args: snapshots.append(args))
     table = storage.load_table(game)
@@ -181,4 +183,5 @@ def test_a_state_held_ahead_of_the_callers_row_is_left_for_the_writer(make_user)
         pass
     # A reader with an older row loads its own state; the head's stays cached.
     assert storage.load_table(behind) is not None
-    assert storage.state_cache.take(game.id, game.head_seq) is not None
+    held = storage.heads.take(game.id)
+    assert held is not None and held.seq == game.head_seq
