@@ -162,10 +162,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "timeout": DB_POOL_TIMEOUT,
             "reconnect_timeout": DB_RECONNECT_SECONDS,
         }
-        # The pool checks a connection as it hands it out (one empty query): a connection
-        # the server closed while it idled (a restart) is replaced, not given to a request
-        # to fail.
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CHECK_CONNECTIONS", True)
+        # No check as a connection leaves the pool (CONN_HEALTH_CHECKS would run an empty
+        # query, a round trip, before every move). A connection the server closed while
+        # it idled (a restart) fails the one request that uses it, answered 503 with
+        # Retry-After, and the pool drops it as it comes back broken.
+        # DB_CHECK_CONNECTIONS=1 checks each one as it goes out.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CHECK_CONNECTIONS", False)
     # psycopg's own prepared statements: with server-side binding psycopg prepares a
     # statement a connection has run DB_PREPARE_THRESHOLD times, so PostgreSQL stops
     # planning the write path's statements on every move. "off" for a proxy that resets
@@ -330,6 +332,11 @@ MAX_BODY_BYTES = int(os.environ.get("MAX_BODY_BYTES", str(2_621_440)))
 BODY_TIMEOUT_SECONDS = float(os.environ.get("BODY_TIMEOUT_SECONDS", "10"))
 
 
+# How long an API token's lookup is kept in the cache (players/authentication.py); a
+# revoke, a ban or any change of the account deletes it at once.
+TOKEN_CACHE_SECONDS = float(os.environ.get("TOKEN_CACHE_SECONDS", "300"))
+
+
 def env_rate(scope: str, default: str) -> str | None:
     """A rate such as "600/min" from THROTTLE_<SCOPE>; "off" lifts that limit."""
     rate = os.environ.get(f"THROTTLE_{scope.upper()}", default)
@@ -339,7 +346,9 @@ def env_rate(scope: str, default: str) -> str | None:
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        # DRF's TokenAuthentication, its answer kept in the shared cache (players/
+        # authentication.py): no query per request.
+        "players.authentication.CachedTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON only: no browsable HTML pages under /api/ (Accept: text/html alone is a 406).

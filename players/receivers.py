@@ -12,13 +12,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
-from django.db.models.signals import post_save, pre_save
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
+from rest_framework.authtoken.models import Token
 
 from games import publishing, signals
 from games import table as tables
 from games.models import Game
-from players import names, services, tickets
+from players import authentication, names, services, tickets
 from players.models import NameSkeleton, Rating, RatingChange
 
 
@@ -47,6 +48,19 @@ def close_deactivated_accounts_sockets(*, instance: Any, **_: Any) -> None:
     if type(instance).objects.filter(pk=instance.pk, is_active=True).exists():
         user_id = instance.pk
         transaction.on_commit(lambda: publishing.account_closed(user_id))
+
+
+@receiver(post_save, sender=Token, dispatch_uid="players.token_saved")
+@receiver(post_delete, sender=Token, dispatch_uid="players.token_deleted")
+def forget_token(*, instance: Token, **_: Any) -> None:
+    # A revoked (or replaced) token stops working at once, in every process.
+    authentication.forget(instance.key)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="players.account_saved")
+def forget_account_tokens(*, instance: Any, **_: Any) -> None:
+    # A ban or an admin's change: the account's tokens are looked up afresh.
+    authentication.forget_account(instance.pk)
 
 
 class SeatRatings:
