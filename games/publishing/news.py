@@ -52,19 +52,32 @@ def for_head(
     game: Game, seats: list[Seat], rows: list[GameEvent], table: tables.TableState
 ) -> dict[str, Any]:
     """What a write publishes with its head: who sees which seat's secrets (as
-    ``selectors.seat_directory`` rules) and the update of every audience. ``seats``
-    carry their users; ``rows`` are the events this write appended, ``table`` the state
-    after them."""
+    ``selectors.seat_directory`` rules), the update of every audience and the frame a
+    socket of that audience sends, made once here (``frames``, with the seq of its last
+    event in ``last``). ``seats`` carry their users; ``rows`` are the events this write
+    appended, ``table`` the state after them. The channel layer carries only what the
+    sockets use (``published``)."""
     viewers, names = selectors.seat_directory(game, seats)
     audiences: set[Audience] = {None, *viewers.values()}
+    updates = {seat: update_of(game, rows, names, table, seat) for seat in audiences}
     return {
         "after": rows[0].seq - 1,
         "status": game.status,
         "viewers": [[user_id, seat] for user_id, seat in viewers.items()],
-        "updates": {
-            audience_key(seat): update_of(game, rows, names, table, seat) for seat in audiences
+        "updates": {audience_key(seat): update for seat, update in updates.items()},
+        "frames": {
+            audience_key(seat): splice(update["events"], game.head_seq, game.status, update, seat)
+            for seat, update in updates.items()
         },
+        "last": rows[-1].seq,
     }
+
+
+def published(news: dict[str, Any]) -> dict[str, Any]:
+    """The part of ``news`` the sockets use: each audience's frame, made once by the
+    writer, so a socket decodes strings from the channel layer, not every audience's
+    events."""
+    return {key: news[key] for key in ("after", "status", "viewers", "frames", "last")}
 
 
 def seat_in(news: dict[str, Any], user_id: int | None) -> Audience:
@@ -79,17 +92,14 @@ def frame_from(
 ) -> tuple[Audience, str | None, int | None] | None:
     """A socket's frame from a head's published ``news``: (seat, frame, last seq sent);
     the frame is None when nothing is new. None: this socket must read instead (it has
-    not sent every event up to where the news starts)."""
-    if sent_seq < news["after"]:
-        return None
+    not sent exactly the events up to where the news starts)."""
     seat = seat_in(news, user_id)
-    update = news["updates"].get(audience_key(seat))
-    if update is None:
-        return None
-    events = [event for event in update["events"] if event["seq"] > sent_seq]
-    if not events:
+    if sent_seq >= news["last"]:
         return seat, None, None
-    return seat, splice(events, head, news["status"], update, seat), events[-1]["seq"]
+    frame = news["frames"].get(audience_key(seat))
+    if sent_seq != news["after"] or frame is None:
+        return None
+    return seat, frame, news["last"]
 
 
 def read_frame(

@@ -263,7 +263,8 @@ def _decide_and_record(
     # thread took before the commit would be one the database does not have yet.
     recorded = storage.Head(game, table, rows[-1].hash, seats)
     transaction.on_commit(lambda: storage.heads.put(recorded))
-    notices = [publishing.game_advanced(game.id, game.head_seq, news)]
+    wire = audience_news.published(news) if news is not None else None
+    notices = [publishing.game_advanced(game.id, game.head_seq, wire)]
     if table.over:
         notices.append(publishing.lobby_changed(game.id))
     submitted = Submitted(

@@ -49,6 +49,8 @@ TABLE_OPTIONS = {"kingdom-cards": {"allow_two_players": True}}
 WARMUP_MOVES = 20
 # Setup (accounts, tables, sockets) and teardown on top of --seconds, at most.
 SETUP_SECONDS = 300
+# After the measured phase, how long spectators' last frames may take to arrive.
+SPECTATORS_SETTLE_SECONDS = 1.0
 
 
 def add_arguments(parser: Any) -> None:
@@ -87,6 +89,13 @@ def add_arguments(parser: Any) -> None:
         help="how players send moves: POST, or on their game socket",
     )
     group.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="anonymous sockets watching each table: each round then measures the tables "
+        "without spectators and with them, and the CPU per move of the one to the other",
+    )
+    group.add_argument(
         "--placement",
         choices=["spread", "by-game"],
         default="by-game",
@@ -99,6 +108,8 @@ def run(options: dict[str, Any], progress: Any) -> list[dict[str, Any]]:
     rounds = options.get("rounds", 1)
     if options["tables"] < 1 or options["moves"] < 1 or options["seconds"] <= 0 or rounds < 1:
         raise CommandError("--tables, --moves, --seconds and --rounds must be positive")
+    if options.get("spectators", 0) < 0:
+        raise CommandError("--spectators must be 0 or more")
     urls = [servers.require_loopback(url) for url in options["url"]]
     if max(len(urls), options["processes"]) > 1 and not settings.REDIS_URL:
         raise CommandError("several servers need REDIS_URL: the in-memory layer is per process")
@@ -113,7 +124,33 @@ def run(options: dict[str, Any], progress: Any) -> list[dict[str, Any]]:
 
 
 def _round(options: dict[str, Any], urls: list[str], say: Any) -> list[dict[str, Any]]:
-    """One measurement of ours on fresh tables, then (``--peer bgio``) the peer's."""
+    """One measurement of ours on fresh tables, then (``--peer bgio``) the peer's; with
+    ``--spectators``, ours without spectators and then with them, and their ratio."""
+    watchers = options.get("spectators", 0)
+    if not watchers:
+        return _ours_then_peer(options, urls, say)
+    say("without spectators")
+    alone = _ours_then_peer({**options, "spectators": 0, "peer": "none"}, urls, say)[0]
+    say(f"with {watchers} spectators a table")
+    lines = _ours_then_peer(options, urls, say)
+    watched = lines[0]
+    ratio = {
+        "name": f"ratio {watchers} spectators a table / none, {options['ruleset']}",
+        "spectators": watchers,
+        "commands_per_s_ratio": _ratio(watched["commands_per_s"], alone["commands_per_s"]),
+        "cpu_ms_per_move_ratio": _ratio(
+            watched["server_cpu_ms_per_move"], alone["server_cpu_ms_per_move"]
+        ),
+        "spectators_behind": watched["spectators_behind"],
+    }
+    return [alone, *lines, ratio]
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 3) if a and b else None
+
+
+def _ours_then_peer(options: dict[str, Any], urls: list[str], say: Any) -> list[dict[str, Any]]:
     ruleset, tables = options["ruleset"], options["tables"]
     games = min(MOST_GAMES_PER_TABLE, math.ceil(options["moves"] / SHORTEST_GAME[ruleset]) + 1)
     say(f"preparing {tables} tables x {games} games of {ruleset}")
@@ -222,7 +259,8 @@ async def _measure(
         away = home if options.get("placement") == "by-game" else urls[(slot + 1) % len(urls)]
         slots.append([_table(seats[slot * games + g], home, away) for g in range(games)])
     warmups = [_table(seats[tables * games + n], url, url) for n, url in enumerate(urls)]
-    everything = [t for slot in slots for t in slot] + warmups
+    measured = [t for slot in slots for t in slot]
+    everything = measured + warmups
     try:
         say(f"opening {2 * len(everything)} sockets")
         for table in everything:
@@ -234,6 +272,14 @@ async def _measure(
                 time.perf_counter() + 30,
             ):
                 raise CommandError(f"no first socket message for game {table.game_id}")
+        watchers = options.get("spectators", 0)
+        if watchers:
+            say(f"opening {watchers} spectators' sockets on each of {len(measured)} games")
+            for table in measured:
+                await load.watch(table, table.players[0].server, watchers)
+            for table in measured:
+                if not await _spectators_ready(table):
+                    raise CommandError(f"no first frame for a spectator of {table.game_id}")
         say("warming up")
         rng = random.Random(f"{options['seed']}-warmup")
         far = time.perf_counter() + 60
@@ -265,6 +311,8 @@ async def _measure(
         )
         wall = time.perf_counter() - started
         cpu = servers.cpu_seconds(pids) - cpu0 if pids else None
+        if watchers:  # the last frames on their way: every spectator must see its head
+            await asyncio.sleep(SPECTATORS_SETTLE_SECONDS)
         own = time.process_time() - own0
         services_cpu = {
             name: servers.cpu_seconds(roots) - services0[name]
@@ -274,6 +322,8 @@ async def _measure(
         await asyncio.gather(*(load.disconnect(t) for t in everything), return_exceptions=True)
         await clients.close()
     return {
+        "spectators_behind": sum(load.spectators_behind(t) for t in measured),
+        "spectator_frames": sum(s.frames for t in measured for s in t.spectators),
         "moves": sum(moves),
         "wall": wall,
         "cpu": cpu,
@@ -281,6 +331,15 @@ async def _measure(
         "services_cpu": services_cpu,
         "tally": tally,
     }
+
+
+async def _spectators_ready(table: Table) -> bool:
+    until = time.perf_counter() + 30
+    while any(s.head < 0 for s in table.spectators):
+        if time.perf_counter() > until:
+            return False
+        await asyncio.sleep(0.01)
+    return True
 
 
 async def _play_slot(
@@ -317,7 +376,8 @@ def _line(
     return {
         "name": f"live {options['ruleset']}, {processes} process(es), {options['tables']} tables"
         + (", moves on the socket" if options.get("via") == "socket" else "")
-        + (", players spread" if options.get("placement") == "spread" else ""),
+        + (", players spread" if options.get("placement") == "spread" else "")
+        + (f", {options['spectators']} spectators a table" if options.get("spectators") else ""),
         "via": options.get("via", "http"),
         "placement": options.get("placement", "by-game"),
         "ruleset": options["ruleset"],
@@ -351,6 +411,9 @@ def _line(
         "errors_total": sum(tally.errors.values()),
         "error_samples": tally.error_samples,
         "games_finished": tally.games_finished,
+        "spectators": options.get("spectators", 0),
+        "spectator_frames": found["spectator_frames"],
+        "spectators_behind": found["spectators_behind"],
         "versions": _versions(options["server"] if target == "started" else None),
     }
 

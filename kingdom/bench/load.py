@@ -58,12 +58,23 @@ class Player:
 
 
 @dataclass
+class Spectator:
+    """A socket watching a game without a seat (``--spectators``): the head it last saw."""
+
+    ws: Any = None
+    reader: asyncio.Task | None = None
+    head: int = -1
+    frames: int = 0
+
+
+@dataclass
 class Table:
     """One game in play: its id and its two players (each on its own server)."""
 
     game_id: str
     players: list[Player]
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    spectators: list[Spectator] = field(default_factory=list)
 
     @property
     def head(self) -> int:
@@ -217,6 +228,33 @@ async def connect(clients: Clients, table: Table) -> None:
         player.reader = asyncio.create_task(_read(player, table))
 
 
+async def watch(table: Table, server: str, count: int) -> None:
+    """Open ``count`` anonymous sockets on the game, as a browser's spectators do (from the
+    site's own origin)."""
+    url = f"ws://{server.removeprefix('http://')}/ws/games/{table.game_id}/"
+    for _ in range(count):
+        spectator = Spectator()
+        spectator.ws = await websockets.connect(url, origin=server, max_size=None)
+        spectator.reader = asyncio.create_task(_spectate(spectator))
+        table.spectators.append(spectator)
+
+
+async def _spectate(spectator: Spectator) -> None:
+    try:
+        async for frame in spectator.ws:
+            news = orjson.loads(frame)
+            if news.get("type") == "events":
+                spectator.head = news["head"]
+                spectator.frames += 1
+    except websockets.ConnectionClosed:
+        pass
+
+
+def spectators_behind(table: Table) -> int:
+    """How many of the table's spectators have not seen its newest head."""
+    return sum(1 for s in table.spectators if s.head < table.head)
+
+
 async def _read(player: Player, table: Table) -> None:
     try:
         async for frame in player.ws:
@@ -244,6 +282,10 @@ async def _read(player: Player, table: Table) -> None:
 
 
 async def disconnect(table: Table) -> None:
+    for spectator in table.spectators:
+        await spectator.ws.close()
+        if spectator.reader is not None:
+            await asyncio.gather(spectator.reader, return_exceptions=True)
     for player in table.players:
         if player.poster is not None:
             player.poster.close()
