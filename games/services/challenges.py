@@ -224,7 +224,7 @@ def _cancel(challenge_id: Any, user: AbstractBaseUser) -> Challenge:
     return _close(challenge, game, Challenge.Status.CANCELED, "challengeCanceled")
 
 
-def _close(challenge: Challenge, game: Game, status: str, kind: str, reason: str = "") -> Challenge:
+def _close(challenge: Challenge, game: Game, status: Any, kind: str, reason: str = "") -> Challenge:
     challenge.status = status
     challenge.decline_reason = reason
     challenge.answered_at = timezone.now()
