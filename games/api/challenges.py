@@ -41,8 +41,8 @@ class DeclineSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
 
 
-def _answer(challenge: Challenge, status: int = 200) -> Response:
-    return Response(challenge_reads.challenge_json(challenge), status=status)
+def _answer(challenge: Challenge, status: int = 200, direction: str = "in") -> Response:
+    return Response(challenge_reads.challenge_json(challenge, direction=direction), status=status)
 
 
 class _Authenticated(APIView):
@@ -69,7 +69,7 @@ class ChallengeCreate(_Authenticated):
     def post(self, request: Request, username: str) -> Response:
         body = shortcuts.valid(ChallengeCreateSerializer, request.data)
         challenge = services.challenge_create(challenger=request.user, username=username, body=body)
-        return _answer(challenge, 201)
+        return _answer(challenge, 201, "out")
 
 
 class ChallengeAccept(_Authenticated):
@@ -91,7 +91,8 @@ class ChallengeDecline(_Authenticated):
 class ChallengeCancel(_Authenticated):
     @extend_schema(request=None, responses={200: CHALLENGE, **WRITE_TABLE})
     def post(self, request: Request, challenge_id: str) -> Response:
-        return _answer(services.challenge_cancel(challenge_id=challenge_id, user=request.user))
+        challenge = services.challenge_cancel(challenge_id=challenge_id, user=request.user)
+        return _answer(challenge, direction="out")
 
 
 # ---- playing ----------------------------------------------------------------------------

@@ -146,7 +146,7 @@ def _account_opening(user: Any) -> list[dict[str, Any]]:
         account_news.game_line(g, "gameStart") for g in challenge_reads.games_in_progress(user)
     ]
     incoming = [
-        {"type": "challenge", "challenge": challenge_reads.challenge_json(c)}
+        {"type": "challenge", "challenge": challenge_reads.challenge_json(c, direction="in")}
         for c in challenge_reads.open_incoming(user)
     ]
     return games + incoming

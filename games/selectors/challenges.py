@@ -41,8 +41,8 @@ def challenges_of(user: AbstractBaseUser) -> dict[str, list[dict[str, Any]]]:
     )
     bots = sources.bot_accounts({c.challenger_id for c in rows} | {c.challenged_id for c in rows})
     return {
-        "in": [challenge_json(c, bots) for c in rows if c.challenged_id == user.pk],
-        "out": [challenge_json(c, bots) for c in rows if c.challenger_id == user.pk],
+        "in": [challenge_json(c, bots, "in") for c in rows if c.challenged_id == user.pk],
+        "out": [challenge_json(c, bots, "out") for c in rows if c.challenger_id == user.pk],
     }
 
 
@@ -50,7 +50,10 @@ def _player(user: AbstractBaseUser, bots: set[int]) -> dict[str, Any]:
     return {"name": user.get_username(), "bot": user.pk in bots}
 
 
-def challenge_json(challenge: Challenge, bots: set[int] | None = None) -> dict[str, Any]:
+def challenge_json(
+    challenge: Challenge, bots: set[int] | None = None, direction: str | None = None
+) -> dict[str, Any]:
+    """A challenge as the API shows it; ``direction``: "in" (to the reader) or "out"."""
     if bots is None:
         bots = sources.bot_accounts([challenge.challenger_id, challenge.challenged_id])
     game = challenge.game
@@ -68,6 +71,7 @@ def challenge_json(challenge: Challenge, bots: set[int] | None = None) -> dict[s
         "created_at": challenge.created_at.isoformat(),
         "expires_at": challenge.expires_at.isoformat(),
         "url": f"/tables/{game.id}/",
+        "direction": direction,
     }
 
 

@@ -26,12 +26,13 @@ def send(user_id: int, line: dict[str, Any]) -> None:
 def after_commit(challenge: Challenge, kind: str) -> None:
     """Tell both parties of ``challenge`` (``kind``: challenge, challengeCanceled,
     challengeDeclined) once the transaction commits."""
-    line = {"type": kind, "challenge": challenge_reads.challenge_json(challenge)}
-    parties = (challenge.challenger_id, challenge.challenged_id)
+    found = challenge_reads.challenge_json(challenge)
+    # Each party is told which way the challenge goes: "out" theirs, "in" to them.
+    parties = ((challenge.challenger_id, "out"), (challenge.challenged_id, "in"))
 
     def notify() -> None:
-        for user_id in parties:
-            send(user_id, line)
+        for user_id, direction in parties:
+            send(user_id, {"type": kind, "challenge": {**found, "direction": direction}})
 
     transaction.on_commit(notify)
 

@@ -35,6 +35,9 @@ class ChallengeSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField(help_text="ten minutes after it was made")
     url = serializers.CharField(help_text="the table's page")
+    direction = serializers.ChoiceField(
+        choices=["in", "out"], allow_null=True, help_text="in: to you; out: yours"
+    )
 
 
 # "in" is a Python keyword: the answer is declared by its JSON names.

@@ -209,3 +209,21 @@ def test_a_finished_games_stream_sends_its_last_state_and_ends(make_user):
         assert lines[0]["state"]["status"] == "finished"
 
     async_to_sync(scenario)()
+
+
+def test_the_event_stream_tells_a_player_their_game_finished(make_user):
+    ana, bob = make_user("ana"), make_user("bob")
+    game = humans_game([ana, bob])
+    key = token(ana)
+
+    async def scenario():
+        stream = NdjsonStream("/api/stream/event/", key)
+        assert await stream.open() == 200
+        assert (await stream.next_object())["type"] == "gameStart"
+        await sync_to_async(play_out)(game, [ana, bob])
+        line = await stream.next_object()
+        assert line["type"] == "gameFinish"
+        assert line["game"]["id"] == str(game.id) and line["game"]["status"] == "finished"
+        await stream.close()
+
+    async_to_sync(scenario)()
