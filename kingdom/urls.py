@@ -34,6 +34,7 @@ urlpatterns = [
         player_api.Leaderboard.as_view(),
         name="api-leaderboard",
     ),
+    path("api/players/", player_api.PlayerList.as_view(), name="api-players"),
     path(
         "api/players/<str:username>/ratings/",
         player_api.PlayerRatings.as_view(),

@@ -54,6 +54,15 @@ class Leaderboard(APIView):
         return Response(out.LeaderboardSerializer(board).data)
 
 
+class PlayerList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: out.PlayerListSerializer, **errors(400)})
+    def get(self, request: Request) -> Response:
+        """Players to challenge: the bot accounts, then people who played this week."""
+        return Response({"players": selectors.players_to_challenge()})
+
+
 class PlayerRatings(APIView):
     permission_classes = [permissions.AllowAny]
 

@@ -70,7 +70,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         user = selectors.player_get(username)
     except NotFound as exc:
         raise Http404("no such player") from exc
-    return render(request, "players/profile.html", selectors.player_profile(user))
+    context = {**selectors.player_profile(user), "games": selectors.ruleset_names()}
+    return render(request, "players/profile.html", context)
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:

@@ -8,14 +8,16 @@ its length (tests/players/test_selectors.py counts them).
 from __future__ import annotations
 
 from collections.abc import Collection
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
+from django.utils import timezone
 
 from games.errors import NotFound
-from games.models import Game
+from games.models import Game, Seat
 from games.rules import all_rulesets
 from players import names
 from players.models import START_RATING, BotAccount, NameSkeleton, Rating, RatingChange
@@ -43,6 +45,30 @@ def player_get(username: str) -> AbstractBaseUser:
     if user is None:
         raise NotFound("not_found", "No such player.")
     return user
+
+
+def players_to_challenge(limit: int = 50) -> list[dict[str, Any]]:
+    """The lobby's player list: the bot accounts, then the people who sat at a table in
+    the last week, newest first (two queries)."""
+    since = timezone.now() - timedelta(days=7)
+    bots = list(
+        BotAccount.objects.filter(user__is_active=True)
+        .order_by("-upgraded_at")
+        .values_list("user__username", flat=True)[:limit]
+    )
+    people = (
+        Seat.objects.filter(user__is_active=True, game__created_at__gte=since)
+        .exclude(user__bot_account__isnull=False)
+        .order_by("-game__created_at")
+        .values_list("user__username", flat=True)[: limit * 4]
+    )
+    seen: list[str] = []
+    for name in people:
+        if name not in seen:
+            seen.append(name)
+    return [{"username": n, "bot": True} for n in bots] + [
+        {"username": n, "bot": False} for n in seen[:limit]
+    ]
 
 
 # ---- ratings ----------------------------------------------------------------------------
