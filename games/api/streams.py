@@ -31,10 +31,17 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connections
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions
-from rest_framework.decorators import api_view, permission_classes, throttle_classes
+from rest_framework.decorators import (
+    api_view,
+    permission_classes,
+    renderer_classes,
+    throttle_classes,
+)
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
 from games import publishing, selectors, services
@@ -55,6 +62,20 @@ KEEPALIVE = 5.0
 # channels_redis default) or when Redis restarts empty.
 RENEW_SECONDS = 600.0
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+class NdjsonRenderer(JSONRenderer):
+    """Lets a client that asks for ``Accept: application/x-ndjson`` (as stream clients
+    do) reach the streams (DRF's content negotiation answers 406 to a type no renderer
+    offers). Only a refusal is rendered by it: one JSON line."""
+
+    media_type = NDJSON
+    format = "ndjson"
+
+    def render(
+        self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None
+    ) -> bytes:
+        return super().render(data, accepted_media_type, renderer_context) + b"\n"
 
 
 class _Channel:
@@ -133,6 +154,10 @@ async def _lines(
 
 
 def _streaming(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
+    # The request's database connection goes back to the pool now, not when the stream
+    # ends (Django closes it at request_finished, hours later for a bot's stream): an
+    # open stream holds none, and its reads (a game stream's) take one each time.
+    connections.close_all()
     response = StreamingHttpResponse(lines, content_type=NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
@@ -161,6 +186,7 @@ def _account_opening(user: Any) -> list[dict[str, Any]]:
     },
 )
 @api_view(["GET"])
+@renderer_classes([JSONRenderer, NdjsonRenderer])
 @permission_classes([permissions.IsAuthenticated])
 @throttle_classes([])
 def account_stream(request: Request) -> StreamingHttpResponse:
@@ -285,6 +311,7 @@ def _chat_line(reader: _GameReader, message: dict[str, Any]) -> list[dict[str, A
     },
 )
 @api_view(["GET"])
+@renderer_classes([JSONRenderer, NdjsonRenderer])
 @permission_classes([permissions.IsAuthenticated])
 @throttle_classes([])
 def game_stream(request: Request, game_id: str) -> StreamingHttpResponse:

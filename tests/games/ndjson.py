@@ -16,8 +16,12 @@ class NdjsonStream:
     """``await stream.open()``, then ``await stream.line()`` for each line (an empty line:
     ``""``, a keep-alive) until ``stream.ended``; ``await stream.close()`` hangs up."""
 
-    def __init__(self, path: str, token: str | None = None, query: str = "") -> None:
+    def __init__(
+        self, path: str, token: str | None = None, query: str = "", accept: str | None = None
+    ) -> None:
         headers = [(b"host", b"testserver")]
+        if accept is not None:
+            headers.append((b"accept", accept.encode()))
         if token is not None:
             headers.append((b"authorization", f"Token {token}".encode()))
         scope = {

@@ -227,3 +227,19 @@ def test_the_event_stream_tells_a_player_their_game_finished(make_user):
         await stream.close()
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize("accept", ["application/x-ndjson", "application/json", "*/*"])
+def test_a_stream_client_may_ask_for_ndjson_or_json(make_user, accept):
+    key = token(make_user("ana"))
+
+    async def scenario():
+        stream = NdjsonStream("/api/stream/event/", key, accept=accept)
+        assert await stream.open() == 200
+        assert stream.headers[b"Content-Type"] == b"application/x-ndjson"
+        await stream.close()
+        refused = NdjsonStream("/api/stream/event/", accept=accept)
+        assert await refused.open() in (401, 403)
+        assert (await refused.body())["code"] == "not_authenticated"
+
+    async_to_sync(scenario)()
