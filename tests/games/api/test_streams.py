@@ -3,8 +3,11 @@ as one seat sees it; keep-alives, resuming by seq, the end after the result."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from community import services as community_services
@@ -241,5 +244,28 @@ def test_a_stream_client_may_ask_for_ndjson_or_json(make_user, accept):
         refused = NdjsonStream("/api/stream/event/", accept=accept)
         assert await refused.open() in (401, 403)
         assert (await refused.body())["code"] == "not_authenticated"
+
+    async_to_sync(scenario)()
+
+
+def test_a_player_out_of_time_is_announced_as_gone(make_user):
+    ana, bob = make_user("ana"), make_user("bob")
+    game = humans_game([ana, bob], time_control={"kind": "realtime", "minutes": 5})
+    (late,) = to_act(game)
+    waiting = next(u for u in (ana, bob) if game.seats.get(user=u).number != late)
+    key = token(waiting)
+
+    async def scenario():
+        stream = NdjsonStream(f"/api/bot/game/stream/{game.id}/", key)
+        assert await stream.open() == 200
+        full = await stream.next_object()
+        assert full["state"]["clock"]["running"]
+        later = timezone.now() + timedelta(minutes=6)
+        await sync_to_async(services.game_timeouts)(game_id=game.id, now=later)
+        state = await stream.next_object()
+        assert state["type"] == "gameState" and state["clock"]["timed_out"] == [late]
+        gone = await stream.next_object()
+        assert gone == {"type": "opponentGone", "seq": state["seq"], "seat": late, "gone": True}
+        await stream.close()
 
     async_to_sync(scenario)()
