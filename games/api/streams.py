@@ -164,6 +164,17 @@ def _streaming(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
     return response
 
 
+def _closing_groups(request: Request) -> list[str]:
+    """The groups whose ``signed.out`` ends a stream: its account's (deactivated,
+    banned) and what it was opened with (a token revoked, a session logged out)."""
+    groups = [publishing.account_group(request.user.pk)]
+    if request.auth is not None:  # a token
+        groups.append(publishing.api_group(request.user.pk))
+    elif request.session.session_key:
+        groups.append(publishing.session_group(request.session.session_key))
+    return groups
+
+
 # ---- the account's events ---------------------------------------------------------------
 def _account_opening(user: Any) -> list[dict[str, Any]]:
     services.challenges_expire()
@@ -193,10 +204,10 @@ def account_stream(request: Request) -> StreamingHttpResponse:
     """The account's challenges and games, as NDJSON lines, for as long as it is open."""
     user = request.user
     opening = _account_opening(user)
-    channel = _Channel([account_news.events_group(user.pk), publishing.account_group(user.pk)])
+    channel = _Channel([account_news.events_group(user.pk), *_closing_groups(request)])
 
     async def handle(message: dict[str, Any]) -> list[dict[str, Any]] | None:
-        if message.get("type") == "signed.out":  # the account was deactivated
+        if message.get("type") == "signed.out":  # what it was opened with no longer holds
             return None
         if message.get("type") == "account.event":
             return [message["line"]]
@@ -327,7 +338,7 @@ def game_stream(request: Request, game_id: str) -> StreamingHttpResponse:
     reader = _GameReader(game, user.pk, after)
     opening = [reader.full(game)]
     source = sources.chat_source()
-    groups = [publishing.game_group(game.id), publishing.account_group(user.pk)]
+    groups = [publishing.game_group(game.id), *_closing_groups(request)]
     if source is not None:
         groups.append(source.group(game.id))
 

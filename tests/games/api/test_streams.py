@@ -14,6 +14,7 @@ from community import services as community_services
 from games import selectors, services
 from games.api import streams
 from games.models import Game
+from players import services as players_services
 from tests.games.helpers import humans_game, play_out, to_act
 from tests.games.ndjson import NdjsonStream
 
@@ -267,5 +268,22 @@ def test_a_player_out_of_time_is_announced_as_gone(make_user):
         gone = await stream.next_object()
         assert gone == {"type": "opponentGone", "seq": state["seq"], "seat": late, "gone": True}
         await stream.close()
+
+    async_to_sync(scenario)()
+
+
+def test_revoking_the_token_ends_its_streams(make_user):
+    ana = make_user("ana")
+    game = humans_game([ana, make_user("bob")])
+    key = token(ana)
+
+    async def scenario():
+        events = NdjsonStream("/api/stream/event/", key)
+        playing = NdjsonStream(f"/api/bot/game/stream/{game.id}/", key)
+        assert await events.open() == 200 and await playing.open() == 200
+        assert (await playing.next_object())["type"] == "gameFull"
+        await sync_to_async(players_services.token_revoke)(user=ana)
+        assert [line["type"] for line in await events.rest()] == ["gameStart"]
+        assert await playing.rest() == []
 
     async_to_sync(scenario)()
