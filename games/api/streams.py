@@ -156,8 +156,11 @@ async def _lines(
 def _streaming(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
     # The request's database connection goes back to the pool now, not when the stream
     # ends (Django closes it at request_finished, hours later for a bot's stream): an
-    # open stream holds none, and its reads (a game stream's) take one each time.
-    connections.close_all()
+    # open stream holds none, and its reads (a game stream's) take one each time. A
+    # request inside a transaction (a test's) keeps it.
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
     response = StreamingHttpResponse(lines, content_type=NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
