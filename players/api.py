@@ -57,7 +57,7 @@ class Leaderboard(APIView):
 class PlayerList(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: out.PlayerListSerializer, **errors(400)})
+    @extend_schema(responses={200: out.PlayerListSerializer, **errors(400, 401, 403)})
     def get(self, request: Request) -> Response:
         """Players to challenge: the bot accounts, then people who played this week."""
         return Response({"players": selectors.players_to_challenge()})
