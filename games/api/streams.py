@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -123,32 +123,37 @@ def _line(value: dict[str, Any]) -> bytes:
 
 
 async def _lines(
-    channel: _Channel, first: list[dict[str, Any]], handle: Any
+    channel: _Channel,
+    first: list[dict[str, Any]],
+    handle: Callable[[dict[str, Any]], Awaitable[list[dict[str, Any]] | None]],
+    catch_up: Callable[[], Awaitable[list[dict[str, Any]]]] | None = None,
 ) -> AsyncIterator[bytes]:
-    """``first``, then what ``handle(message)`` makes of each message (a list of lines,
-    or None to end the stream), with an empty line whenever ``KEEPALIVE`` seconds pass
-    without one."""
+    """``first``, then what ``catch_up()`` finds once the channel listens (what happened
+    between the first read and the subscription), then what ``handle(message)`` makes of
+    each message (a list of lines, or None to end the stream), with an empty line
+    whenever ``KEEPALIVE`` seconds pass without one. A line with ``end`` set is the last."""
     await channel.open()
     try:
-        for value in first:
-            yield _line(value)
-        if first and first[-1].get("end"):
-            return
+        pending = list(first)
+        if catch_up is not None and not (first and first[-1].get("end")):
+            pending += await catch_up()
         last = time.monotonic()
         while True:
+            for value in pending:
+                yield _line({k: v for k, v in value.items() if k != "end"})
+                last = time.monotonic()
+                if value.get("end"):
+                    return
             message = await channel.next(max(0.0, KEEPALIVE - (time.monotonic() - last)))
             if message is None:
+                pending = []
                 yield b"\n"
                 last = time.monotonic()
                 continue
             lines = await handle(message)
             if lines is None:
                 return
-            for value in lines:
-                yield _line({k: v for k, v in value.items() if k != "end"})
-                last = time.monotonic()
-                if value.get("end"):
-                    return
+            pending = lines
     finally:
         await channel.close()
 
@@ -308,6 +313,11 @@ class _GameReader:
         self.seat, frame, _last = part
         return self.state_lines(frame)
 
+    def caught_up(self) -> list[dict[str, Any]]:
+        """The heads written since the first read, if any (read from the log)."""
+        self.seat, frame, _last = self._read(fresh=False)
+        return self.state_lines(frame)
+
 
 def _chat_line(reader: _GameReader, message: dict[str, Any]) -> list[dict[str, Any]]:
     source = sources.chat_source()
@@ -361,4 +371,6 @@ def game_stream(request: Request, game_id: str) -> StreamingHttpResponse:
             return []
         return await handle_in_thread(message)
 
-    return _streaming(_lines(_Channel(groups), opening, handle))
+    return _streaming(
+        _lines(_Channel(groups), opening, handle, database_sync_to_async(reader.caught_up))
+    )

@@ -210,7 +210,7 @@ def test_a_finished_games_stream_sends_its_last_state_and_ends(make_user):
         assert await stream.open() == 200
         lines = await stream.rest()
         assert [line["type"] for line in lines] == ["gameFull"]
-        assert lines[0]["state"]["status"] == "finished"
+        assert lines[0]["state"]["status"] == "finished" and "end" not in lines[0]
 
     async_to_sync(scenario)()
 
