@@ -282,6 +282,9 @@ def play_seat_through_the_stream(
         seat = NdjsonStream(f"/api/bot/game/stream/{game_id}/", own, query="after=0")
         watcher = NdjsonStream(f"/api/bot/game/stream/{game_id}/", watcher_token, query="after=0")
         assert await seat.open() == 200 and await watcher.open() == 200
+        # Both streams' first reads done before a move (SQLite's in-memory test database
+        # refuses a read beside a write).
+        keep("spectator", await watcher.next_object())
         line = await seat.next_object()
         keep("seat", line)
         state = line["state"]
