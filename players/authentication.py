@@ -12,11 +12,14 @@ checks the account's ``is_active`` again in the statement that records a move.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
@@ -30,16 +33,21 @@ class CachedTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         """DRF's answer (``(user, token)``, or AuthenticationFailed for an unknown token or
         an inactive account), from the cache when another request already had it."""
-        found = cache.get(cache_key(key))
+        try:
+            found = cache.get(cache_key(key))
+        except (RedisConnectionError, RedisTimeoutError):
+            found = None  # Redis away: the database answers, as without the cache
         if found is not None:
             return found
         user, token = super().authenticate_credentials(key)
-        cache.set(cache_key(key), (user, token), settings.TOKEN_CACHE_SECONDS)
+        with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
+            cache.set(cache_key(key), (user, token), settings.TOKEN_CACHE_SECONDS)
         return user, token
 
 
 def forget(key: str) -> None:
-    """The token's cached answer is no longer true."""
+    """The token's cached answer is no longer true. A Redis that is away fails the write
+    that called this (a 503), rather than leaving the answer cached."""
     cache.delete(cache_key(key))
 
 

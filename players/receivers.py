@@ -52,15 +52,21 @@ def close_deactivated_accounts_sockets(*, instance: Any, **_: Any) -> None:
 
 @receiver(post_save, sender=Token, dispatch_uid="players.token_saved")
 @receiver(post_delete, sender=Token, dispatch_uid="players.token_deleted")
-def forget_token(*, instance: Token, **_: Any) -> None:
-    # A revoked (or replaced) token stops working at once, in every process.
-    authentication.forget(instance.key)
+def forget_token(*, instance: Token, created: bool = False, **_: Any) -> None:
+    # A revoked (or changed) token stops working at once, in every process; a new one
+    # was never looked up.
+    if not created:
+        authentication.forget(instance.key)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="players.account_saved")
-def forget_account_tokens(*, instance: Any, **_: Any) -> None:
-    # A ban or an admin's change: the account's tokens are looked up afresh.
-    authentication.forget_account(instance.pk)
+def forget_account_tokens(
+    *, instance: Any, created: bool, update_fields: Collection[str] | None, **_: Any
+) -> None:
+    # A ban or an admin's change: the account's tokens are looked up afresh. A new
+    # account has none looked up; a login changes only last_login.
+    if not created and not (update_fields and set(update_fields) <= {"last_login"}):
+        authentication.forget_account(instance.pk)
 
 
 class SeatRatings:
