@@ -47,6 +47,7 @@ EVENT_COLUMNS = (
     "prev_hash",
     "hash",
 )
+CHECKPOINT_COLUMNS = ("seq", "state", "created_at", "head_hash", "key_id", "signature")
 # PostgreSQL's types for the values that are not text, as the models' columns have them.
 _PG_TYPES = {
     "seq": "integer",
@@ -186,7 +187,7 @@ def _record_pg(
     update, params = _update(game_id, condition, changes)
     sql = f"WITH moved AS ({update} RETURNING id, {_inactive_accounts()} AS inactive)"
     if checkpoint is not None:
-        columns = ("seq", "state", "created_at", "head_hash", "key_id", "signature")
+        columns = CHECKPOINT_COLUMNS
         sql += (
             f", checkpoint AS (INSERT INTO {SNAPSHOTS} (game_id, {', '.join(columns)}) "
             f"SELECT id, {', '.join(_placeholder(c) for c in columns)} FROM moved)"
@@ -229,7 +230,7 @@ def _record_in_steps(
             [v for e in events for v in (game, *(_value(c, getattr(e, c)) for c in EVENT_COLUMNS))],
         )
         if checkpoint is not None:
-            columns = ("seq", "state", "created_at", "head_hash", "key_id", "signature")
+            columns = CHECKPOINT_COLUMNS
             cursor.execute(
                 f"INSERT INTO {SNAPSHOTS} (game_id, {', '.join(columns)}) "
                 f"VALUES (%s, {', '.join(['%s'] * len(columns))})",
