@@ -98,6 +98,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: the whole chain runs in one thread under ASGI (kingdom/ops/sync_chain.py).
     "kingdom.ops.sync_chain.SyncChainMiddleware",
+    # Inside the chain's thread: a view's news published on the request's loop.
+    "games.api.middleware.news_middleware",
 ]
 
 ROOT_URLCONF = "kingdom.urls"

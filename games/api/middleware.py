@@ -9,21 +9,26 @@ charset other than UTF-8 is a 415; an address without its final slash is a 404 n
 After: Redis or PostgreSQL not answering is a JSON 503 with Retry-After, another uncaught
 exception a logged JSON 500 with no traceback text, and any HTML error page (a debug
 page) becomes JSON.
+
+``news_middleware`` publishes the notices a view left on its response (``with_news``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from http import HTTPStatus
+from typing import Any
 
+from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 from django.urls import is_valid_path
+from django.utils.decorators import sync_and_async_middleware
 
-from games import json_input
+from games import json_input, publishing
 from games.api.errors import (
     bad_request_page,
     is_api,
@@ -125,3 +130,38 @@ def missing_slash(request: HttpRequest) -> bool:
         return False
     urlconf = getattr(request, "urlconf", None)
     return not is_valid_path(path, urlconf) and is_valid_path(f"{path}/", urlconf)
+
+
+def with_news(response: HttpResponse, notices: Iterable[publishing.Notice]) -> HttpResponse:
+    """Leave ``notices`` (a committed write's) on ``response`` for ``news_middleware``."""
+    response.kingdom_news = tuple(notices)  # type: ignore[attr-defined]
+    return response
+
+
+@sync_and_async_middleware
+def news_middleware(get_response: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest], Any]:
+    """Publishes the notices a view left on its response (``with_news``).
+
+    Innermost in MIDDLEWARE, so under ASGI it runs in Django's async mode, on the
+    request's event loop, between the sync chain's thread and the view's (Django's own
+    adapter crosses to the loop there anyway): the REST move's publish is awaited on the
+    loop as the socket's is, rather than its thread waiting for a hop to the loop and
+    back (asgiref's ``async_to_sync``). Under WSGI (the test client) it sends as sync code
+    does. Runs before the response goes back out through the chain: the write is
+    committed already."""
+    if iscoroutinefunction(get_response):
+        handler: Callable[[HttpRequest], Awaitable[Any]] = get_response
+
+        async def publish_on_loop(request: HttpRequest) -> Any:
+            response = await handler(request)
+            await publishing.asend(getattr(response, "kingdom_news", ()))
+            return response
+
+        return publish_on_loop
+
+    def publish_in_thread(request: HttpRequest) -> Any:
+        response = get_response(request)
+        publishing.send(getattr(response, "kingdom_news", ()))
+        return response
+
+    return publish_in_thread

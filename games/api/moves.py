@@ -3,8 +3,9 @@ on the game's socket alike: the body rules, the rate limit, who may act (an acti
 account in a seat, checked by the write path at the head it records on), the write, and
 the mapping of a refusal to an answer (``refused``). The REST view (games/api/views.py
 ``TableCommands``) and the socket (games/sockets/consumers.py) only carry what comes
-back, and send the write's notices to the channel layer: the view from its thread
-(``publishing.send``), the socket on its own event loop (``publishing.asend``).
+back, and send the write's notices to the channel layer on their event loop
+(``publishing.asend``): the socket after its one hand-off, the view through
+``games.api.middleware.news_middleware``.
 """
 
 from __future__ import annotations

@@ -8,9 +8,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import publishing, selectors, services
+from games import selectors, services
 from games.api import moves, serializers, shortcuts
 from games.api import responses as answers
+from games.api.middleware import with_news
 from games.api.pagination import TablePages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE, WRITE_ONE, WRITE_TABLE, errors
@@ -218,9 +219,9 @@ class TableCommands(_TableAction):
     )
     def post(self, request: Request, game_id: str) -> Response:
         result = moves.move(game_id, request.user, request.data)
-        publishing.send(result.notices)
         status, answer = moves.answer(result, request.user)
-        return Response(answer, status=status)
+        # Published by news_middleware, on the request's own event loop under ASGI.
+        return with_news(Response(answer, status=status), result.notices)
 
 
 class TableLegal(APIView):
