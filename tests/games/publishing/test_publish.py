@@ -60,3 +60,36 @@ def test_a_publish_that_fails_is_logged_and_the_caller_goes_on(caplog, monkeypat
     monkeypatch.setattr(layer, "group_send", refused)
     publishing.send([publishing.game_advanced(uuid.uuid4(), 3)])
     assert "could not publish" in caplog.text
+
+
+def test_publishes_from_a_main_thread_reach_the_group_on_one_loop_of_its_own(
+    redis_layer, monkeypatch
+):
+    """A Celery prefork worker or a management command publishes from its main thread: one
+    event loop of its own serves every publish (not a new loop and connection each)."""
+    game_id = uuid.uuid4()
+    subscribed, received = threading.Event(), []
+    loops: list[asyncio.AbstractEventLoop] = []
+    asend = publishing.asend
+
+    async def recording_asend(notices) -> None:
+        loops.append(asyncio.get_running_loop())
+        await asend(notices)
+
+    async def listen() -> None:
+        channel = await redis_layer.new_channel()
+        await redis_layer.group_add(publishing.game_group(game_id), channel)
+        subscribed.set()
+        for _ in range(2):
+            received.append(await asyncio.wait_for(redis_layer.receive(channel), 5))
+
+    listener = threading.Thread(target=asyncio.run, args=(listen(),))
+    listener.start()
+    assert subscribed.wait(5)
+    monkeypatch.setattr(publishing, "asend", recording_asend)
+    for head in (1, 2):
+        publishing.send([publishing.game_advanced(game_id, head)])
+    listener.join(10)
+
+    assert [message["head"] for message in received] == [1, 2]
+    assert len(loops) == 2 and loops[0] is loops[1] and not loops[0].is_running()
