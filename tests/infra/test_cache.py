@@ -1,4 +1,4 @@
-"""kingdom/ops/cache.py: every cache object of a process shares one Redis pool."""
+"""infra/cache.py: every cache object of a process shares one Redis pool."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from tests.conftest import needs_redis
 
 
 def a_cache() -> RedisCache:
-    options = {"pool_class": "kingdom.ops.cache.SharedConnectionPool"}
+    options = {"pool_class": "infra.cache.SharedConnectionPool"}
     return RedisCache(settings.REDIS_URL, {"KEY_PREFIX": "test-cache", "OPTIONS": options})
 
 

@@ -12,8 +12,8 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
+from bench import live, servers
 from games.models import GameEvent
-from kingdom.bench import live, servers
 from tests.conftest import needs_postgres, needs_redis
 
 pytestmark = [needs_postgres, needs_redis, pytest.mark.django_db(transaction=True)]

@@ -78,7 +78,7 @@ def _checked_apart(check: Callable[[], str]) -> str:
 def dependency_states() -> dict[str, str]:
     """Each shared dependency's state, all checked at once within PROBE_TIMEOUT; each
     also sets its ``kingdom_dependency_up`` gauge."""
-    from kingdom.ops.metrics import DEPENDENCY_UP
+    from infra.metrics import DEPENDENCY_UP
 
     running = {name: _checking.submit(_checked_apart, check) for name, check in DEPENDENCY_CHECKS}
     wait(running.values(), timeout=PROBE_TIMEOUT)
@@ -161,7 +161,7 @@ class OpsMiddleware:
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        from kingdom.ops.metrics import metrics_view
+        from infra.metrics import metrics_view
 
         self.views: dict[str, Callable[[HttpRequest], Any]] = {
             "/healthz": healthz,

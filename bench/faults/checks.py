@@ -17,8 +17,8 @@ from typing import Any
 
 import psycopg
 
-from kingdom.bench.faults.community import Community
-from kingdom.bench.stack import ROOT, Stack, wait_until
+from bench.faults.community import Community
+from bench.stack import ROOT, Stack, wait_until
 
 # How long a fault waits for every game to move again before it counts them as stalled.
 STALL_LIMIT = 60.0

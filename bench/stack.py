@@ -24,7 +24,7 @@ from pathlib import Path
 
 import psycopg
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PROCFILE = ROOT / "deploy" / "Procfile"
 WEB = "web"
 RELEASE = "release"

@@ -1,4 +1,4 @@
-"""kingdom/ops/channel_layer.py: channels_redis' pub/sub layer by default, the lists layer by setting,
+"""infra/channel_layer.py: channels_redis' pub/sub layer by default, the lists layer by setting,
 and pub/sub names kept apart by REDIS_URL's database number as Redis keeps keys apart."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
-from kingdom.ops.channel_layer import BACKENDS, redis_channel_layer
+from infra.channel_layer import BACKENDS, redis_channel_layer
 from tests.conftest import needs_redis
 
 

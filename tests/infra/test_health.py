@@ -10,8 +10,8 @@ import pytest
 from django.db import OperationalError, connection
 from django.db.migrations.recorder import MigrationRecorder
 
-from kingdom.ops import health
-from kingdom.ops.channel_layer import BACKENDS, redis_channel_layer
+from infra import health
+from infra.channel_layer import BACKENDS, redis_channel_layer
 from tests.conftest import needs_redis
 
 UNREACHABLE_REDIS = "redis://127.0.0.1:1/0"  # port 1: nothing listens, refused at once

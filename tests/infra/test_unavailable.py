@@ -10,7 +10,7 @@ from psycopg_pool import PoolTimeout
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.api.errors import json_error_handler
-from kingdom.ops.unavailable import dependency_down
+from infra.unavailable import dependency_down
 
 pytestmark = pytest.mark.django_db
 

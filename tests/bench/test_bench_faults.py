@@ -8,7 +8,7 @@ import json
 
 from django.core.management import call_command
 
-from kingdom.bench import faults
+from bench import faults
 
 
 def test_bench_faults_runs_the_faults_asked_for_and_prints_a_json_line_each(monkeypatch):

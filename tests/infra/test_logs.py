@@ -12,8 +12,8 @@ import pytest
 import structlog
 
 from bots import tasks
+from infra import logs
 from kingdom.celery import app
-from kingdom.ops import logs
 
 
 @pytest.fixture

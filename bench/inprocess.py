@@ -8,7 +8,7 @@ python manage.py bench rules kingdom-builder [--games 50] [--players 4]
 late: the last 60 commands; in the long game seq ~1500) with the warm state cache and with
 it cleared before every command, and whether each late/early and late/mid ratio is within
 the promised 1.3x. With ``--peer eventsourcing``, that library plays the same commands
-right after ours, on the same database (kingdom/bench/eventsourcing_peer.py), and a line
+right after ours, on the same database (bench/eventsourcing_peer.py), and a line
 gives our figures over its own.
 """
 
@@ -25,14 +25,14 @@ from django.contrib.auth import get_user_model
 from django.test.utils import override_settings
 from tqdm import tqdm
 
+from bench import eventsourcing_peer
+from bench.peer import over
 from bots.strategies import get_strategy, random_legal
 from games import services, storage
 from games import table as tables
 from games.models import Game
 from games.rules import get_ruleset
 from games.rules.base import Event, Ruleset
-from kingdom.bench import eventsourcing_peer
-from kingdom.bench.peer import over
 
 # The design's promise: a command late in a long game costs at most 1.3x one early in it.
 COST_RATIO_LIMIT = 1.3

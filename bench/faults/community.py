@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from kingdom.bench.stack import Stack
+from bench.stack import Stack
 
 HTTP_TIMEOUT = 15
 # A player's pause between two moves of theirs (seconds): games last long enough to be

@@ -37,9 +37,9 @@ from django.core.management.base import CommandError
 from django.db import close_old_connections, connections
 from rest_framework.authtoken.models import Token
 
+from bench import load, peer, servers
+from bench.load import Clients, Player, Table, Tally
 from games import services
-from kingdom.bench import load, peer, servers
-from kingdom.bench.load import Clients, Player, Table, Tally
 
 # The fewest commands a 2-player game of each ruleset takes (random play, measured): how
 # many games to prepare per table so that it never runs out within --moves.

@@ -15,8 +15,8 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from bots import tasks
+from infra import metrics
 from kingdom.celery import app
-from kingdom.ops import metrics
 from tests.conftest import needs_redis
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""kingdom/ops/collector.py: a server process freezes what it loaded out of the garbage
+"""infra/collector.py: a server process freezes what it loaded out of the garbage
 collector's scans and raises its thresholds; ``GC_THRESHOLD`` sets them or turns it off."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from kingdom.ops.collector import threshold_from
+from infra.collector import threshold_from
 from tests.kingdom.test_settings import PRODUCTION, run_django
 
 LOADED = "import kingdom.asgi, gc; print(gc.get_threshold(), gc.get_freeze_count() > 10000)"

@@ -1,4 +1,4 @@
-"""The servers ``bench live`` starts (kingdom/bench/servers.py): the database URL they
+"""The servers ``bench live`` starts (bench/servers.py): the database URL they
 and the connection sampler are given."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from psycopg.conninfo import conninfo_to_dict
 
-from kingdom.bench import servers
+from bench import servers
 from tests.conftest import needs_postgres
 
 pytestmark = [needs_postgres, pytest.mark.django_db]

@@ -1,4 +1,4 @@
-"""The bench's move client (kingdom/bench/load.py ``MoveConnection``) against a tiny
+"""The bench's move client (bench/load.py ``MoveConnection``) against a tiny
 HTTP/1.1 server: keep-alive, a server's idle close, ``Connection: close``."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from kingdom.bench.load import MoveConnection, Player, Table, _post
+from bench.load import MoveConnection, Player, Table, _post
 
 
 class TinyServer:

@@ -1,9 +1,9 @@
-"""kingdom/bench/peer.py: our figures over boardgame.io's, and over several rounds the
+"""bench/peer.py: our figures over boardgame.io's, and over several rounds the
 median of each ratio beside every round's value."""
 
 from __future__ import annotations
 
-from kingdom.bench import peer
+from bench import peer
 
 
 def _ours(per_second: float, cpu: float, p50: float, p99: float) -> dict:

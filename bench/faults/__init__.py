@@ -1,4 +1,4 @@
-"""``bench faults``: the service's processes on dependencies of their own (kingdom/bench/
+"""``bench faults``: the service's processes on dependencies of their own (bench/
 stack.py), a community playing on them over HTTP, and one fault at a time: Redis stopped,
 the Celery worker killed, one of its pool processes killed, PostgreSQL stopped briefly and
 for longer. Each fault gives one JSON line: how many seconds after the dependency was back
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kingdom.bench.faults.checks import (
+from bench.faults.checks import (
     LONG_FAULT,
     Watch,
     audit,
@@ -27,8 +27,8 @@ from kingdom.bench.faults.checks import (
     recorded_once,
     run_fault,
 )
-from kingdom.bench.faults.community import Community
-from kingdom.bench.stack import Stack
+from bench.faults.community import Community
+from bench.stack import Stack
 
 __all__ = [
     "FAULTS",

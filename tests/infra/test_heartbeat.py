@@ -8,8 +8,8 @@ import time
 import pytest
 from celery.contrib.testing.worker import start_worker
 
+from infra import heartbeat
 from kingdom.celery import app
-from kingdom.ops import heartbeat
 
 
 def wait_until(condition, seconds: float = 10) -> None:
@@ -47,7 +47,7 @@ def test_each_tick_of_beat_touches_its_heartbeat_file(tmp_path, monkeypatch, con
     else:
         monkeypatch.delenv("HEARTBEAT_FILE", raising=False)
     scheduler = app.conf.beat_scheduler
-    assert scheduler == "kingdom.ops.heartbeat:HeartbeatScheduler"
+    assert scheduler == "infra.heartbeat:HeartbeatScheduler"
     beat = heartbeat.HeartbeatScheduler(
         app=app, schedule_filename=str(tmp_path / "schedule"), lazy=False
     )

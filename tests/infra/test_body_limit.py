@@ -10,7 +10,7 @@ import json
 import pytest
 from django.core.handlers.asgi import ASGIHandler
 
-from kingdom.ops.body_limit import BodyLimit
+from infra.body_limit import BodyLimit
 
 API_LIMIT = 64 * 1024
 SITE_LIMIT = 256 * 1024

@@ -1,4 +1,4 @@
-"""A pytest plugin (``-p kingdom.ops.pytest_env`` in pyproject's addopts), loaded before
+"""A pytest plugin (``-p infra.pytest_env`` in pyproject's addopts), loaded before
 pytest-django imports the settings: with DATABASE_URL set (CI's PostgreSQL) DEBUG is off,
 and the settings then refuse the development SECRET_KEY. The suite gets a long test-only
 key and a fixed signing key (tests/conftest.py signs with the same one), which the
