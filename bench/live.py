@@ -419,7 +419,9 @@ def _line(
 
 
 def _versions(server: str | None) -> dict[str, str | None]:
-    import kingdom.asgi  # noqa: F401  (what the server imports, to see which JSON it uses)
+    # The sockets' encoder, the one JSON the server's frames go through: which library it
+    # loads is what the line reports.
+    import games.json_output  # noqa: F401
 
     json_used = (
         f"orjson {servers.version_of('orjson')}"

@@ -76,7 +76,7 @@ INSTALLED_APPS = [
     "community",
     "bots",
     "audit",
-    # The project package itself, for its management commands (``bench``).
+    # The wiring, for its management command (``bench``; the harness itself is bench/).
     "kingdom",
 ]
 
