@@ -187,7 +187,7 @@ def _ours_then_peer(options: dict[str, Any], urls: list[str], say: Any) -> list[
         line["server_logs"] = str(targets[0].log.parent) if targets[0].log else None
     lines = [line]
     if options["peer"] == "bgio":
-        say("running the boardgame.io peer (shared/anchors/bgio/run.sh)")
+        say("running the boardgame.io peer (bench/bgio/)")
         seconds = max(10, round(options["seconds"]))
         peer_lines, why_not = peer.run_bgio(tables, options["moves"], seconds)
         if why_not:

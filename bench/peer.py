@@ -1,81 +1,162 @@
 """boardgame.io's server measured in the same run as ``bench live`` (``--peer bgio``).
 
-The harness lives outside this repository (``shared/anchors/bgio/``: its own game, server
-and load generator, installed from npm into /tmp/bgio-anchor); this module only calls its
-``run.sh`` and sets our figures beside its own. Without node or the harness the bench
-says so and reports without the peer.
+The harness is the project's own, in ``bench/bgio/``: ``game.js`` (two players taking turns
+to place a piece on a 20 x 20 board, every move checked by the server), ``server.js``
+(boardgame.io's server on 127.0.0.1 with its in-memory store or its FlatFile store) and
+``load.js`` (players that pace their moves as bench live's do, one JSON line of figures).
+On first use npm installs the versions ``package.json`` pins into a directory of the
+system's temporary directory named by that file's digest (``BGIO_DIR`` overrides it); then
+every store gets a fresh server, which is stopped by its pid after the load. Without node
+and npm, or when the install fails, the bench says so and reports without the peer.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import statistics
 import subprocess
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
+HARNESS = Path(__file__).resolve().parent / "bgio"
+SCRIPTS = ("game.js", "server.js", "load.js")
+# The durable store first (the yardstick: boardgame.io writing every move through to its
+# files), then the in-memory one.
+STORES = ("flatfile-direct", "memory")
+# The board has 400 squares and the 400th move ends a match: at most 399 a match.
+MAX_MOVES = 399
+INSTALL_SECONDS = 600
+READY_SECONDS = 30
 
-# The durable store first (the yardstick: boardgame.io persisting every move), then the in-memory one.
-CONFIGS = "flatfile-direct:raw memory:raw"
 
-
-def anchor_dir() -> Path | None:
-    """shared/anchors/bgio beside the worktree (BGIO_ANCHOR overrides)."""
-    if env := os.environ.get("BGIO_ANCHOR"):
+def install_dir() -> Path:
+    """Where npm installs the harness: BGIO_DIR, or a temporary directory named by the
+    digest of package.json, so a changed pin installs afresh."""
+    if env := os.environ.get("BGIO_DIR"):
         return Path(env)
-    for parent in Path(settings.BASE_DIR).resolve().parents:
-        candidate = parent / "shared" / "anchors" / "bgio"
-        if (candidate / "run.sh").exists():
-            return candidate
+    digest = hashlib.sha256((HARNESS / "package.json").read_bytes()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"kingdom-bench-bgio-{digest}"
+
+
+def install(workdir: Path) -> str | None:
+    """npm installs package.json's pins into ``workdir`` once; None, or why it failed."""
+    wanted = (HARNESS / "package.json").read_text()
+    marker = workdir / ".installed"
+    if marker.exists() and marker.read_text() == wanted:
+        return None
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "package.json").write_text(wanted)
+    try:
+        done = subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--omit=dev"],
+            cwd=workdir,
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_SECONDS,
+        )
+    except subprocess.TimeoutExpired:
+        return f"npm install of the boardgame.io harness took over {INSTALL_SECONDS} s"
+    if done.returncode != 0:
+        return "npm install of the boardgame.io harness failed: " + _last_line(done.stderr)
+    marker.write_text(wanted)
     return None
 
 
 def run_bgio(matches: int, moves: int, seconds: int) -> tuple[list[dict[str, Any]], str | None]:
-    """The anchor's JSON lines for ``matches`` concurrent matches (one run each of the
-    durable and in-memory stores), or ([], why not)."""
-    anchor = anchor_dir()
-    if anchor is None:
-        return [], "the boardgame.io anchor (shared/anchors/bgio/run.sh) was not found"
+    """The harness's JSON lines for ``matches`` concurrent matches, one run on each store
+    (durable, then in memory), or ([], why not)."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         return [], "node/npm are not installed: no boardgame.io peer in this run"
-    workdir = Path(os.environ.get("BGIO_DIR", "/tmp/bgio-anchor"))
-    installed = (workdir / "node_modules" / "boardgame.io" / "package.json").exists()
-    env = {
-        **os.environ,
-        "BGIO_DIR": str(workdir),
-        "CONFIGS": CONFIGS,
-        "MATCHES": str(matches),
-        "REPEATS": "1",
-        # A match has 400 cells (a 20x20 board); the 400th move ends it as a draw, where
-        # the anchor's own check of each match expects one more turn: at most 399.
-        "MOVES": str(max(1, min(moves, 399))),
-        "MAX_SECONDS": str(seconds),
-        "SKIP_INSTALL": "1" if installed else "0",
-    }
-    try:
-        done = subprocess.run(
-            ["bash", str(anchor / "run.sh")],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=2 * (seconds + 60) + (0 if installed else 300),
-        )
-    except subprocess.TimeoutExpired:
-        return [], "the boardgame.io anchor did not finish in time"
-    lines = []
-    for raw in done.stdout.splitlines():
-        try:
-            lines.append(json.loads(raw))
-        except json.JSONDecodeError:
-            continue
-    if not lines:
-        return [], f"the boardgame.io anchor printed nothing (exit {done.returncode}): " + (
-            done.stderr.strip().splitlines() or [""]
-        )[-1][:300]
+    workdir = install_dir()
+    if why_not := install(workdir):
+        return [], why_not
+    for name in SCRIPTS:
+        shutil.copyfile(HARNESS / name, workdir / name)
+    env = {**os.environ, "NODE_ENV": os.environ.get("NODE_ENV", "production")}
+    env.pop("FLATFILE_DIR", None)  # boardgame.io's Server() would take it over our store
+    lines = [
+        _run_store(workdir, env, store, matches, max(1, min(moves, MAX_MOVES)), seconds)
+        for store in STORES
+    ]
     return [{"name": f"peer boardgame.io {line.get('label', '')}", **line} for line in lines], None
+
+
+def _run_store(
+    workdir: Path, env: dict[str, str], store: str, matches: int, moves: int, seconds: int
+) -> dict[str, Any]:
+    """A fresh server on ``store``, the load against it, the server stopped again."""
+    label = f"{store}/raw/M={matches}/run1"
+    data = Path(tempfile.mkdtemp(prefix=f"data-{store}-", dir=workdir))
+    out, err = workdir / f"server-{store}.out", workdir / f"server-{store}.err"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        server = subprocess.Popen(
+            ["node", "server.js", "--storage", store, "--dir", str(data)],
+            cwd=workdir,
+            env=env,
+            stdout=stdout,
+            stderr=stderr,
+        )
+    try:
+        port = _ready_port(server, out)
+        if port is None:
+            return {
+                "label": label,
+                "storage": store,
+                "error": "server did not start: " + _last_line(err.read_text()),
+            }
+        load = [
+            "node", "load.js", "--url", f"http://127.0.0.1:{port}",
+            "--matches", str(matches), "--moves", str(moves), "--max-seconds", str(seconds),
+            "--server-pid", str(server.pid), "--clk-tck", str(os.sysconf("SC_CLK_TCK")),
+            "--label", label, "--storage-label", store,
+        ]  # fmt: skip
+        try:
+            done = subprocess.run(
+                load, cwd=workdir, env=env, capture_output=True, text=True, timeout=seconds + 45
+            )
+        except subprocess.TimeoutExpired:
+            return {"label": label, "storage": store, "error": "load.js did not finish in time"}
+        for raw in reversed(done.stdout.splitlines()):
+            try:
+                return {"label": label, "storage": store, **json.loads(raw)}
+            except json.JSONDecodeError:
+                continue
+        return {
+            "label": label,
+            "storage": store,
+            "error": "load.js printed nothing: " + _last_line(done.stderr),
+        }
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def _ready_port(server: subprocess.Popen[bytes], out: Path) -> int | None:
+    """The port from the server's ready line, once it has printed it."""
+    deadline = time.monotonic() + READY_SECONDS
+    while time.monotonic() < deadline and server.poll() is None:
+        first = out.read_text().partition("\n")
+        if first[1]:
+            try:
+                return int(json.loads(first[0])["port"])
+            except (ValueError, KeyError, TypeError):
+                return None
+        time.sleep(0.1)
+    return None
+
+
+def _last_line(text: str) -> str:
+    return (text.strip().splitlines() or [""])[-1][:300]
 
 
 def over(ours: Any, theirs: Any) -> float | None:

@@ -1,7 +1,14 @@
-"""bench/peer.py: our figures over boardgame.io's, and over several rounds the
-median of each ratio beside every round's value."""
+"""bench/peer.py: boardgame.io's server played by the project's own harness (bench/bgio/),
+our figures over its own, and over several rounds the median of each ratio beside every
+round's value."""
 
 from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
 
 from bench import peer
 
@@ -61,3 +68,28 @@ def test_rounds_give_each_ratio_its_median_and_every_rounds_value():
 def test_lines_of_one_run_have_no_medians():
     ratio = peer.ratios(_ours(300, 3.0, 40, 100), _theirs(400, 2.0, 32, 80, "memory"))
     assert peer.median_ratios([ratio]) == []
+
+
+def test_the_harness_installs_exact_versions():
+    """The figures in docs/performance.md came from these versions; a range would let a
+    later install measure another boardgame.io."""
+    package = json.loads((peer.HARNESS / "package.json").read_text())
+    assert set(package["dependencies"]) == {"boardgame.io", "node-persist", "socket.io-client"}
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+", v) for v in package["dependencies"].values())
+    # koa-compose 4.2 freezes boardgame.io 0.50's middleware before the Lobby routes exist.
+    assert package["overrides"] == {"boardgame.io": {"koa-compose": "4.1.0"}}
+    assert peer.install_dir() != peer.HARNESS  # installed outside the repository
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="node and npm are not installed here")
+def test_the_harness_plays_both_stores_and_checks_every_match():
+    lines, why_not = peer.run_bgio(matches=2, moves=30, seconds=20)
+    assert why_not is None
+    assert [line["storage"] for line in lines] == ["flatfile-direct", "memory"]
+    for line in lines:
+        assert line["errors"] == 0, line
+        assert line["moves_total"] == 60 and not line["truncated"]
+        assert line["moves_per_s"] > 0 and line["server_cpu_ms_per_move"] is not None
+        assert line["lat_ms"]["p50"] <= line["lat_ms"]["p99"]
+        ratio = peer.ratios(_ours(300, 3.0, 40, 100), line)
+        assert ratio["commands_per_s_ratio"] == round(300 / line["moves_per_s"], 3)
