@@ -11,7 +11,7 @@ from audit.exports import export_game
 from audit.verification import Verdict, verify_document
 from games.models import Game, Snapshot
 from games.storage import signing
-from kingdom.ops import metrics
+from infra import metrics
 
 
 def audit_case(game: Game) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def observe_sweep_lag() -> None:
     from django.utils import timezone
 
     from games.models import Game
-    from kingdom.ops import metrics
+    from infra import metrics
 
     now = timezone.now()
     oldest = (

@@ -17,7 +17,7 @@ from games.errors import ServiceError
 from games.models import Game, Seat
 from games.rules import get_ruleset
 from games.rules.base import seeded_rng
-from kingdom.ops.metrics import bot_turn
+from infra.metrics import bot_turn
 
 log = logging.getLogger(__name__)
 # Salt of the keyed hash that derives a bot's command id from (game, seq, seat).

@@ -11,9 +11,9 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from kingdom.ops.body_limit import BodyLimit  # noqa: E402
-from kingdom.ops.metrics import count_sockets  # noqa: E402
-from kingdom.ops.origin import SameOriginValidator  # noqa: E402
+from infra.body_limit import BodyLimit  # noqa: E402
+from infra.metrics import count_sockets  # noqa: E402
+from infra.origin import SameOriginValidator  # noqa: E402
 from kingdom.routing import websocket_urlpatterns  # noqa: E402
 from players.tickets import TicketAuthMiddleware  # noqa: E402
 
@@ -34,7 +34,7 @@ application = ProtocolTypeRouter(
     }
 )
 
-# Loaded: freeze it out of the collector's scans (kingdom/ops/collector.py says why).
-from kingdom.ops.collector import tune_after_start_up  # noqa: E402
+# Loaded: freeze it out of the collector's scans (infra/collector.py says why).
+from infra.collector import tune_after_start_up  # noqa: E402
 
 tune_after_start_up()

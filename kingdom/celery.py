@@ -12,8 +12,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kingdom.settings")
 app = Celery("kingdom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# Liveness: the worker's loop keeps HEARTBEAT_FILE fresh (kingdom/ops/heartbeat.py).
-app.steps["worker"].add("kingdom.ops.heartbeat:WorkerHeartbeat")
+# Liveness: the worker's loop keeps HEARTBEAT_FILE fresh (infra/heartbeat.py).
+app.steps["worker"].add("infra.heartbeat:WorkerHeartbeat")
 
 
 @signals.setup_logging.connect
@@ -28,7 +28,7 @@ def _structured_logging(loglevel: Any = None, **_: Any) -> None:
 
 
 def _connect_ops_signals() -> None:
-    from kingdom.ops import logs, metrics
+    from infra import logs, metrics
 
     # weak=False: the receivers are module functions, kept alive anyway; explicit.
     signals.before_task_publish.connect(logs.stamp_task_headers, weak=False)

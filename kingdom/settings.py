@@ -10,10 +10,10 @@ from pathlib import Path
 
 import dj_database_url
 
-from kingdom.ops import logs as ops_logs
-from kingdom.ops import security as ops_security
-from kingdom.ops.channel_layer import redis_channel_layer
-from kingdom.ops.sentry import init_sentry
+from infra import logs as ops_logs
+from infra import security as ops_security
+from infra.channel_layer import redis_channel_layer
+from infra.sentry import init_sentry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,7 @@ def env_bool(name: str, default: bool) -> bool:
 # code to whoever asks.
 DEBUG = env_bool("DEBUG", "DATABASE_URL" not in os.environ)
 
-# --- Security (production): kingdom/ops/security.py ----------------------------------
+# --- Security (production): infra/security.py ----------------------------------
 # With DEBUG off the process refuses to start on the development key or a weak one.
 # Without SECRET_KEY, SECRET_KEY_FILE names a file that holds the key, made (random) on
 # the first start when it is missing: `run.py serve` beyond loopback uses .secret_key.
@@ -76,16 +76,16 @@ INSTALLED_APPS = [
     "community",
     "bots",
     "audit",
-    # The project package itself, for its management commands (``bench``).
+    # The wiring, for its management command (``bench``; the harness itself is bench/).
     "kingdom",
 ]
 
 MIDDLEWARE = [
     # /healthz, /readyz, /metrics first: no host check, no redirect, no access log.
-    "kingdom.ops.health.OpsMiddleware",
-    "kingdom.ops.logs.RequestIdMiddleware",
-    # Requests by route and status, their latency, 5xx (kingdom/ops/metrics.py).
-    "kingdom.ops.metrics.RequestMetricsMiddleware",
+    "infra.health.OpsMiddleware",
+    "infra.logs.RequestIdMiddleware",
+    # Requests by route and status, their latency, 5xx (infra/metrics.py).
+    "infra.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # /api/: hostile bodies refused before parsing, every error answered as JSON.
@@ -96,8 +96,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last: the whole chain runs in one thread under ASGI (kingdom/ops/sync_chain.py).
-    "kingdom.ops.sync_chain.SyncChainMiddleware",
+    # Last: the whole chain runs in one thread under ASGI (infra/sync_chain.py).
+    "infra.sync_chain.SyncChainMiddleware",
     # Inside the chain's thread: a view's news published on the request's loop.
     "games.api.middleware.news_middleware",
 ]
@@ -181,7 +181,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
-    # Redis pub/sub unless CHANNEL_LAYER=lists; why, in kingdom/ops/channel_layer.py.
+    # Redis pub/sub unless CHANNEL_LAYER=lists; why, in infra/channel_layer.py.
     CHANNEL_LAYERS = {
         "default": redis_channel_layer(REDIS_URL, os.environ.get("CHANNEL_LAYER", "pubsub"))
     }
@@ -197,10 +197,10 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "kingdom",
             "OPTIONS": {
-                # One pool per process, not one per request (kingdom/ops/cache.py).
-                "pool_class": "kingdom.ops.cache.SharedConnectionPool",
+                # One pool per process, not one per request (infra/cache.py).
+                "pool_class": "infra.cache.SharedConnectionPool",
                 # A Redis that stops answering (not just refusing) costs a request
-                # seconds, then a 503 (kingdom/ops/unavailable.py), never a hung thread.
+                # seconds, then a 503 (infra/unavailable.py), never a hung thread.
                 "socket_connect_timeout": 1,
                 "socket_timeout": 2,
             },
@@ -281,7 +281,7 @@ CELERY_TASK_ROUTES = {
 CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_TASK_TIME_LIMIT = 30
 # Beat's own scheduler, touching HEARTBEAT_FILE at every tick (its liveness probe).
-CELERY_BEAT_SCHEDULER = "kingdom.ops.heartbeat:HeartbeatScheduler"
+CELERY_BEAT_SCHEDULER = "infra.heartbeat:HeartbeatScheduler"
 CELERY_BEAT_SCHEDULE = {
     "sweep-clocks": {
         "task": "bots.tasks.sweep_clocks",
@@ -329,7 +329,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(64 * 1024)))
 # Largest request body elsewhere (forms, the admin): Django's own limit for form data.
 MAX_BODY_BYTES = int(os.environ.get("MAX_BODY_BYTES", str(2_621_440)))
-# A body not all received within this many seconds is a 408 (kingdom/ops/body_limit.py
+# A body not all received within this many seconds is a 408 (infra/body_limit.py
 # applies the three as the bytes arrive).
 BODY_TIMEOUT_SECONDS = float(os.environ.get("BODY_TIMEOUT_SECONDS", "10"))
 
@@ -398,8 +398,8 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# --- Logging, metrics, Sentry: kingdom/ops/ ------------------------------------------
-# JSON lines with the request id (kingdom/ops/logs.py); LOG_FORMAT=console for people.
+# --- Logging, metrics, Sentry: infra/ ------------------------------------------
+# JSON lines with the request id (infra/logs.py); LOG_FORMAT=console for people.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "console" if DEBUG else "json")
 LOGGING = ops_logs.logging_config(
     LOG_FORMAT,

@@ -5,14 +5,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from community.admin import legacy_urls as community_admin_urls
 from games import pages, rules_page
-from kingdom.ops import health, metrics
+from infra import health, metrics
 from players import api as player_api
 from players import pages as player_pages
 
 urlpatterns = [
     # First: a move's POST resolves after a few patterns, not ~30 (1–2% of its CPU).
     path("api/", include("games.api.urls")),
-    # Also answered ahead of every middleware by kingdom.ops.health.OpsMiddleware.
+    # Also answered ahead of every middleware by infra.health.OpsMiddleware.
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", metrics.metrics_view, name="metrics"),

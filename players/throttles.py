@@ -9,7 +9,7 @@ does not matter to a password guesser); the others per player. A refusal is a 42
 On Redis the sliding window is a sorted set counted by one script, so a request is
 counted and decided in one atomic round trip (DRF's cache throttle reads the history and
 writes it back: two, and two concurrent requests of one player may both pass). The script
-reaches Redis through the cache's own connection pool (kingdom/ops/cache.py).
+reaches Redis through the cache's own connection pool (infra/cache.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from kingdom.ops.cache import redis_client
+from infra.cache import redis_client
 
 PER_ADDRESS = {"signup", "login"}
 

@@ -24,7 +24,7 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
 from games import publishing
-from kingdom.ops.unavailable import (
+from infra.unavailable import (
     TRY_AGAIN_LATER,
     UNAVAILABLE,
     dependency_down,

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.errors import ServiceError
-from kingdom.ops.unavailable import RETRY_AFTER, UNAVAILABLE, dependency_down
+from infra.unavailable import RETRY_AFTER, UNAVAILABLE, dependency_down
 
 log = logging.getLogger(__name__)
 API_PREFIX = "/api/"
@@ -79,7 +79,7 @@ def server_error_json() -> JsonResponse:
 
 
 def unavailable_json() -> JsonResponse:
-    """Redis or PostgreSQL did not answer (kingdom/ops/unavailable.py)."""
+    """Redis or PostgreSQL did not answer (infra/unavailable.py)."""
     response = JsonResponse(UNAVAILABLE, status=503)
     response["Retry-After"] = str(RETRY_AFTER)
     return response

@@ -36,7 +36,7 @@ from games.api.errors import (
     server_error_json,
     unavailable_json,
 )
-from kingdom.ops.unavailable import dependency_down
+from infra.unavailable import dependency_down
 
 log = logging.getLogger(__name__)
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})

@@ -10,7 +10,7 @@ from typing import Any
 from rest_framework.settings import api_settings
 
 from games.errors import ServiceError
-from kingdom.ops.unavailable import RETRY_AFTER, UNAVAILABLE, dependency_down
+from infra.unavailable import RETRY_AFTER, UNAVAILABLE, dependency_down
 
 
 def refuse_if_throttled(scope: str, user: Any) -> None:

@@ -25,7 +25,7 @@ from games.services.writing import (
     require_active,
     seat_of,
 )
-from kingdom.ops import metrics
+from infra import metrics
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from games.storage.chain import canonical
-from kingdom.ops.security import parse_private_key
+from infra.security import parse_private_key
 
 ALGORITHM = "ed25519"
 MESSAGE_FORMAT = "kingdom-checkpoint/1"

@@ -122,6 +122,18 @@ def test_the_image_is_multi_stage_locked_non_root_and_health_checked():
     assert health and "/healthz" in text[health.start() :]
 
 
+def test_the_image_holds_every_package_the_service_imports_and_not_the_bench():
+    """The wiring, the apps in INSTALLED_APPS and infra are copied in; the bench is not (the
+    contract "The service never imports the bench" in pyproject.toml keeps that enough)."""
+    from django.conf import settings
+
+    copied = set(re.findall(r"^COPY (?!--)(\S+) \./\1$", (DEPLOY / "Dockerfile").read_text(), re.M))
+    project = {path.name for path in ROOT.iterdir() if (path / "__init__.py").exists()}
+    apps = {app.split(".")[0] for app in settings.INSTALLED_APPS} & project
+    assert apps | {"kingdom", "infra"} <= copied
+    assert "bench" in project and "bench" not in copied
+
+
 def compose() -> dict:
     return yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
 

@@ -313,11 +313,11 @@ def test_the_celery_processes_are_restarted_when_their_heartbeat_goes_stale(name
     assert f"find {env['HEARTBEAT_FILE']} -mmin -2" in probe
     assert env["HEARTBEAT_FILE"].startswith("/tmp/")  # the writable emptyDir
     assert {"mountPath": "/tmp", "name": "tmp"} in main["volumeMounts"]
-    # The file's writers: a worker bootstep, beat's scheduler (kingdom/ops/heartbeat.py).
-    assert settings.CELERY_BEAT_SCHEDULER == "kingdom.ops.heartbeat:HeartbeatScheduler"
+    # The file's writers: a worker bootstep, beat's scheduler (infra/heartbeat.py).
+    assert settings.CELERY_BEAT_SCHEDULER == "infra.heartbeat:HeartbeatScheduler"
     from kingdom.celery import app
 
-    assert "kingdom.ops.heartbeat:WorkerHeartbeat" in app.steps["worker"]
+    assert "infra.heartbeat:WorkerHeartbeat" in app.steps["worker"]
 
 
 @pytest.mark.parametrize("name", ["web", "worker"])

@@ -1,6 +1,6 @@
 """The fault suite's stack: the Procfile's processes on a PostgreSQL cluster and a Redis
-of their own (kingdom/bench/stack.py), which the tests stop, kill and start again, and a
-community playing on them over HTTP the whole time (kingdom/bench/faults/).
+of their own (bench/stack.py), which the tests stop, kill and start again, and a
+community playing on them over HTTP the whole time (bench/faults/).
 
 It runs in CI (CI=true) or with FAULTS=1; it then needs redis-server and PostgreSQL's
 initdb / pg_ctl installed, and fails without them."""
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kingdom.bench import faults
-from kingdom.bench.stack import Stack
+from bench import faults
+from bench.stack import Stack
 
 ENABLED = os.environ.get("CI", "").lower() == "true" or os.environ.get("FAULTS") == "1"
 TABLES = 6

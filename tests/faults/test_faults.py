@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kingdom.bench import faults
+from bench import faults
 from tests.production.clients import GameStream
 
 # The target is 5 s (docs/operations.md, "Faults and recovery", has the figures); the

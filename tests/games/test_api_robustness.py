@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from bots import dispatch
 from community.models import ChatMessage
 from games.models import Game, GameEvent
-from kingdom.ops.channel_layer import redis_channel_layer
+from infra.channel_layer import redis_channel_layer
 from tests.games.helpers import json_refusal, make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)

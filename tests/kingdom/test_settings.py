@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kingdom.ops.security import DEV_SECRET_KEY
+from infra.security import DEV_SECRET_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG_KEY = "prod-like-" + "Zq8#vR2!mK5@" * 5

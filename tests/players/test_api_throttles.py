@@ -191,7 +191,7 @@ def _writes(user, scope: str, count: int) -> list[bool]:
 
 def _counted(user, scope: str) -> int:
     """How many of ``user``'s requests in ``scope`` Redis holds in its window."""
-    from kingdom.ops.cache import redis_client
+    from infra.cache import redis_client
     from players.throttles import ScopedWriteThrottle
 
     key = ScopedWriteThrottle.cache.make_and_validate_key(f"throttle:{scope}:user-{user.pk}")

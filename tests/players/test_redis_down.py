@@ -29,7 +29,7 @@ def redis_down(settings):
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
             "KEY_PREFIX": "down",
-            "OPTIONS": {"pool_class": "kingdom.ops.cache.SharedConnectionPool"},
+            "OPTIONS": {"pool_class": "infra.cache.SharedConnectionPool"},
         }
     }
 
@@ -116,7 +116,7 @@ def test_a_socket_whose_ticket_cannot_be_looked_up_is_told_to_try_again_later(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_game_socket_whose_channel_layer_is_down_is_told_to_try_again_later(make_user, settings):
-    from kingdom.ops.channel_layer import redis_channel_layer
+    from infra.channel_layer import redis_channel_layer
 
     game = humans_game([make_user("ana"), make_user("bob")])
     down = f"redis://127.0.0.1:{free_port()}/0"

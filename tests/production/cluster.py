@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.db import connection
 
-from kingdom.bench.stack import Process
+from bench.stack import Process
 from tests.production.clients import Http
 from tests.production.processes import (
     QUEUE_VARIABLES,

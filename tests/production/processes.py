@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kingdom.bench.stack import Process
+from bench.stack import Process
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCFILE = ROOT / "deploy" / "Procfile"

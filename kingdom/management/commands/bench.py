@@ -8,8 +8,8 @@ python manage.py bench live [--processes 2 | --url http://127.0.0.1:8000 ...]
 python manage.py bench faults [--games 8] [--fault redis_stopped ...] [--down 5]
     [--long-down 30]
 
-The work is in kingdom/bench/: ``inprocess`` (commands, rules), ``live`` (the load a
-community puts on running servers, see kingdom/bench/live.py) and ``faults`` (the service
+The work is in bench/: ``inprocess`` (commands, rules), ``live`` (the load a
+community puts on running servers, see bench/live.py) and ``faults`` (the service
 on a PostgreSQL and a Redis of its own, which it stops and kills under play).
 """
 
@@ -19,9 +19,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from bench import faults, live
+from bench.inprocess import InProcessBench
 from games.rules import all_rulesets
-from kingdom.bench import faults, live
-from kingdom.bench.inprocess import InProcessBench
 
 
 class Command(BaseCommand):

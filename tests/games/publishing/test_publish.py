@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 from django.test import override_settings
 
 from games import publishing
-from kingdom.ops.channel_layer import BACKENDS, redis_channel_layer
+from infra.channel_layer import BACKENDS, redis_channel_layer
 from tests.conftest import needs_redis
 
 pytestmark = needs_redis
