@@ -18,9 +18,9 @@ PAGES = {
     "leaderboard_page": ("/leaderboard/kingdoms/", everyone(200, 200)),
     # The admin sends non-staff to its login page; staff without the permission see no
     # moderation models at all.
-    "admin_queue": ("/admin/games/report/", only({"staff": 403, "moderator": 200}, 302)),
+    "admin_queue": ("/admin/community/report/", only({"staff": 403, "moderator": 200}, 302)),
     "admin_records": (
-        "/admin/games/moderationrecord/", only({"staff": 403, "moderator": 200}, 302),
+        "/admin/community/moderationrecord/", only({"staff": 403, "moderator": 200}, 302),
     ),
     "admin_games": ("/admin/games/game/", only({"staff": 403, "moderator": 200}, 302)),
     "admin_events": ("/admin/games/gameevent/", only({"staff": 403, "moderator": 200}, 302)),
