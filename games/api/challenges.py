@@ -114,8 +114,7 @@ class BotMove(_Authenticated):
     def post(self, request: Request, game_id: str) -> Response:
         """A move, through the one way in for a move: the same answers as
         ``POST /api/tables/<id>/commands/``."""
-        result = moves.move(game_id, request.user, request.data)
-        status, answer = moves.answer(result, request.user)
+        status, answer = moves.posted(game_id, request.user, request.data)
         return Response(answer, status=status)
 
 

@@ -3,8 +3,9 @@ on the game's socket alike: the body rules, the rate limit, who may act (an acti
 account in a seat, checked by the write path at the head it records on), the write, and
 the mapping of a refusal to an answer (``refused``). The REST view (games/api/views.py
 ``TableCommands``) and the socket (games/sockets/consumers.py) only carry what comes
-back, and send the write's notices to the channel layer: the view from its thread
-(``publishing.send``), the socket on its own event loop (``publishing.asend``).
+back, and send the write's notices to the channel layer: an HTTP view from its thread
+(``posted``, which sends them with ``publishing.send``), the socket on its own event loop
+(``publishing.asend``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from games import selectors, services
+from games import publishing, selectors, services
 from games.api.errors import SERVER_ERROR, Refusal, refusal
 from games.api.serializers import CommandSerializer
 from games.api.throttling import refuse_if_throttled
@@ -41,6 +42,15 @@ def move(game_id: Any, user: Any, data: Any) -> Submitted:
         expected_seq=body.get("expected_seq"),
         publish=False,
     )
+
+
+def posted(game_id: Any, user: Any, data: Any) -> tuple[int, dict[str, Any]]:
+    """A move by HTTP POST (``/api/tables/<id>/commands/``, ``/api/bot/game/<id>/move/``):
+    the move, its notices sent (else no stream or socket hears of the new head until
+    someone else moves), and its answer."""
+    result = move(game_id, user, data)
+    publishing.send(result.notices)
+    return answer(result, user)
 
 
 def answer(result: Submitted, user: Any) -> tuple[int, dict[str, Any]]:

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import publishing, selectors, services
+from games import selectors, services
 from games.api import moves, serializers, shortcuts
 from games.api import responses as answers
 from games.api.pagination import TablePages
@@ -217,9 +217,7 @@ class TableCommands(_TableAction):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        result = moves.move(game_id, request.user, request.data)
-        publishing.send(result.notices)
-        status, answer = moves.answer(result, request.user)
+        status, answer = moves.posted(game_id, request.user, request.data)
         return Response(answer, status=status)
 
 

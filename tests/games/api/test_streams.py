@@ -165,6 +165,35 @@ def test_the_game_stream_shows_the_seat_its_state_then_each_new_head(make_user):
     async_to_sync(scenario)()
 
 
+def test_a_move_posted_to_the_bot_api_reaches_the_game_stream_by_its_own_notice(make_user):
+    # Nobody moves after it (the other seat is a person), so only the move's own
+    # publish can bring the line.
+    from rest_framework.test import APIClient
+
+    ana, bob = make_user("ana"), make_user("bob")
+    game = humans_game([ana, bob])
+    mover = _mover(game, [ana, bob])
+    client = APIClient()
+    client.force_authenticate(mover)
+
+    def post(command: dict) -> int:
+        body = {"command": command, "expected_seq": game.head_seq}
+        answer = client.post(f"/api/bot/game/{game.id}/move/", body, format="json")
+        assert answer.status_code == 201, answer.json()
+        return answer.json()["head_seq"]
+
+    async def scenario():
+        stream = NdjsonStream(f"/api/bot/game/stream/{game.id}/", await sync_to_async(token)(mover))
+        assert await stream.open() == 200
+        full = await stream.next_object()
+        head = await sync_to_async(post)(full["state"]["legal"][0])
+        line = await stream.next_object()
+        assert line["type"] == "gameState" and line["seq"] == head
+        await stream.close()
+
+    async_to_sync(scenario)()
+
+
 def test_reopening_with_after_resumes_from_that_seq(make_user):
     ana, bob = make_user("ana"), make_user("bob")
     game = play_out(humans_game([ana, bob]), [ana, bob], moves=3)
