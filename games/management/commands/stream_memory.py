@@ -4,7 +4,10 @@ account event streams (``GET /api/stream/event/``, docs/bot-api.md).
 It starts the Procfile's web server (uvicorn, ``kingdom.asgi``) on a free port with this
 environment (its database and channel layer), opens ``--streams`` event streams to it as
 one account, waits until each has its answer's head, and prints one JSON line: the
-server's resident memory before and after, and the difference per stream.
+server's resident memory before and after, and the difference per stream. With
+``--hold SECONDS`` it keeps the server and its streams open that long after the line (which
+then gives the server's ``url`` and ``pid``), for ``manage.py bench live --url URL
+--server-pid PID`` to measure moves beside them (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -66,8 +69,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--streams", type=int, default=1000)
+        parser.add_argument("--hold", type=float, default=0.0, help="seconds to keep them open")
 
-    def handle(self, *args: Any, streams: int, **options: Any) -> None:
+    def handle(self, *args: Any, streams: int, hold: float, **options: Any) -> None:
         user, _ = get_user_model().objects.get_or_create(username="stream-memory-probe")
         token = Token.objects.get_or_create(user=user)[0].key
         port = _free_port()
@@ -85,17 +89,23 @@ class Command(BaseCommand):
                 "off",
                 "kingdom.asgi:application",
             ],
-            env={**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1", "LOG_LEVEL": "ERROR"},
+            env={
+                **os.environ,
+                "DEBUG": "0",
+                "ALLOWED_HOSTS": "127.0.0.1",
+                "LOG_LEVEL": "ERROR",
+                # Moves measured beside the streams (--hold) are not rate-limited.
+                "THROTTLE_COMMANDS": "1000000/min",
+            },
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
         try:
             self._wait(port, server)
-            result = asyncio.run(self._measure(port, token, streams, server.pid))
+            asyncio.run(self._measure(port, token, streams, server.pid, hold))
         finally:
             server.terminate()
             server.wait(timeout=30)
-        self.stdout.write(json.dumps(result))
 
     def _wait(self, port: int, server: subprocess.Popen) -> None:
         deadline = time.monotonic() + 60
@@ -109,16 +119,14 @@ class Command(BaseCommand):
                 time.sleep(0.2)
         raise RuntimeError("the web server did not start")
 
-    async def _measure(self, port: int, token: str, count: int, pid: int) -> dict[str, Any]:
+    async def _measure(self, port: int, token: str, count: int, pid: int, hold: float) -> None:
         warm = await _open_streams(port, token, WARM_UP)
         await asyncio.sleep(SETTLE_SECONDS)
         before = _status(pid)
         opened = await _open_streams(port, token, count)
         await asyncio.sleep(SETTLE_SECONDS)
         after = _status(pid)
-        for _reader, writer in [*warm, *opened]:
-            writer.close()
-        return {
+        result: dict[str, Any] = {
             "name": "idle_event_streams",
             "n": count,
             "rss_before_kb": before["VmRSS"],
@@ -127,3 +135,10 @@ class Command(BaseCommand):
             "threads_before": before["Threads"],
             "threads_after": after["Threads"],
         }
+        if hold > 0:
+            result.update(url=f"http://127.0.0.1:{port}", pid=pid)
+        self.stdout.write(json.dumps(result))
+        self.stdout.flush()
+        await asyncio.sleep(hold)
+        for _reader, writer in [*warm, *opened]:
+            writer.close()
