@@ -142,3 +142,23 @@ class Mute(models.Model):
         return cls.objects.filter(lifted_at__isnull=True).filter(
             models.Q(until__isnull=True) | models.Q(until__gt=now)
         )
+
+
+class Block(models.Model):
+    """A player's block of another: the blocked player may not challenge them."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="blocks", on_delete=models.CASCADE
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="blocked_by", on_delete=models.CASCADE
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "blocked"], name="one_block_per_pair")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} blocks {self.blocked}"

@@ -7,6 +7,7 @@ line hidden meanwhile is never sent.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from games.publishing import send_to_group
 
@@ -22,3 +23,21 @@ def chat_posted(game_id: uuid.UUID, message_id: int) -> None:
 
 def chat_hidden(game_id: uuid.UUID, message_id: int) -> None:
     send_to_group(chat_group(game_id), {"type": "chat.hidden", "message": message_id})
+
+
+class ChatLines:
+    """The bot API's game stream's chat (games/selectors/sources.py ``ChatSource``)."""
+
+    def group(self, game_id: Any) -> str:
+        return chat_group(game_id)
+
+    def line(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        from community import selectors
+
+        found = selectors.chat_message(message.get("message"))
+        if found is None or found.hidden:
+            return None
+        return selectors.chat_message_json(found)
+
+
+CHAT_LINES = ChatLines()

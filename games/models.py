@@ -6,6 +6,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Game(models.Model):
@@ -51,6 +52,9 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
+    # A challenge's table: not listed in the lobby, and its seats are taken only by the
+    # players its host challenged (games/services/challenges.py) or the host's bots.
+    private = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -181,3 +185,47 @@ class Snapshot(models.Model):
     class Meta:
         ordering = ["game", "-seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_snapshot_seq")]
+
+
+class Challenge(models.Model):
+    """An invitation of one player to a seat at a table of the challenger's. The table
+    starts when every invited seat has accepted (games/services/challenges.py)."""
+
+    class Status(models.TextChoices):
+        CREATED = "created", "waiting for an answer"
+        ACCEPTED = "accepted", "accepted"
+        DECLINED = "declined", "declined"
+        CANCELED = "canceled", "canceled"
+        EXPIRED = "expired", "expired"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey(Game, related_name="challenges", on_delete=models.CASCADE)
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="challenges_made", on_delete=models.CASCADE
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="challenges_received", on_delete=models.CASCADE
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.CREATED)
+    decline_reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(db_index=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["challenged", "status"]),
+            models.Index(fields=["challenger", "status"]),
+        ]
+        constraints = [
+            # One invitation per player and table while it is open or accepted.
+            models.UniqueConstraint(
+                fields=["game", "challenged"],
+                condition=models.Q(status__in=["created", "accepted"]),
+                name="one_live_challenge_per_seat",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"challenge {str(self.id)[:8]} of {self.challenged_id} ({self.status})"

@@ -427,3 +427,7 @@ SPECTACULAR_SETTINGS.update(
     SWAGGER_UI_FAVICON_HREF="SIDECAR",
     REDOC_DIST="SIDECAR",
 )
+
+# Challenges (games/services/challenges.py): how many one account may have waiting for
+# an answer at once.
+CHALLENGES_OPEN_PER_ACCOUNT = int(os.environ.get("CHALLENGES_OPEN_PER_ACCOUNT", "5"))

@@ -32,11 +32,13 @@ urlpatterns = [
         player_api.Leaderboard.as_view(),
         name="api-leaderboard",
     ),
+    path("api/players/", player_api.PlayerList.as_view(), name="api-players"),
     path(
         "api/players/<str:username>/ratings/",
         player_api.PlayerRatings.as_view(),
         name="api-player-ratings",
     ),
+    path("api/bot/account/upgrade/", player_api.BotUpgrade.as_view(), name="api-bot-upgrade"),
     path("api/auth/signup/", player_api.SignupApi.as_view(), name="api-signup"),
     path("api/auth/token/", player_api.TokenObtain.as_view(), name="api-token"),
     path("api/auth/token/revoke/", player_api.TokenRevoke.as_view(), name="api-token-revoke"),

@@ -31,13 +31,15 @@ class Leaderboard(APIView):
         parameters=[
             OpenApiParameter("limit", int, description="1 to 500 (default 100)"),
             OpenApiParameter("offset", int, description="players to skip (default 0)"),
+            OpenApiParameter("bots", str, description='"1" or "true": the bot accounts'),
         ],
         responses={200: out.LeaderboardSerializer, **READ_ONE},
     )
     def get(self, request: Request, ruleset: str) -> Response:
         name = selectors.ruleset_name(ruleset)
         paginator = out.LeaderboardPagination()
-        rows = paginator.paginate_queryset(selectors.leaderboard_rows(ruleset), request, self)
+        bots = request.query_params.get("bots") in {"1", "true"}
+        rows = paginator.paginate_queryset(selectors.leaderboard_rows(ruleset, bots), request, self)
         first = paginator.offset + 1
         board = {
             "ruleset": ruleset,
@@ -50,6 +52,15 @@ class Leaderboard(APIView):
             "players": [selectors.leaderboard_entry(row, first + i) for i, row in enumerate(rows)],
         }
         return Response(out.LeaderboardSerializer(board).data)
+
+
+class PlayerList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: out.PlayerListSerializer, **errors(400, 401, 403)})
+    def get(self, request: Request) -> Response:
+        """Players to challenge: the bot accounts, then people who played this week."""
+        return Response({"players": selectors.players_to_challenge()})
 
 
 class PlayerRatings(APIView):
@@ -123,3 +134,19 @@ class WsTicket(APIView):
             "expires_in": settings.WS_TICKET_SECONDS,
         }
         return Response(out.WsTicketSerializer(answer).data, status=201)
+
+
+class BotUpgrade(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: OpenApiResponse(description='{"username", "bot": true}'),
+            **errors(401, 403, 409),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        """Turn your account, which has never played, into a bot account, for good."""
+        services.bot_upgrade(user=request.user)
+        return Response({"username": request.user.get_username(), "bot": True})

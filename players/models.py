@@ -70,3 +70,17 @@ class NameSkeleton(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ~ {self.skeleton}"
+
+
+class BotAccount(models.Model):
+    """An account turned into a bot account, for good (``players.services.bot_upgrade``):
+    shown as a bot wherever its name is, ranked on the bots' leaderboards, and playing
+    through the API only."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, related_name="bot_account", on_delete=models.CASCADE
+    )
+    upgraded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"bot account {self.user}"

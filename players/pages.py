@@ -70,23 +70,27 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         user = selectors.player_get(username)
     except NotFound as exc:
         raise Http404("no such player") from exc
-    return render(request, "players/profile.html", selectors.player_profile(user))
+    context = {**selectors.player_profile(user), "games": selectors.ruleset_names()}
+    return render(request, "players/profile.html", context)
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """Every game's top ten, with a link to its full leaderboard."""
-    boards = selectors.leaderboards(LEADERBOARD_TOP)
-    return render(request, "players/leaderboards.html", {"boards": boards})
+    bots = request.GET.get("bots") in {"1", "true"}
+    boards = selectors.leaderboards(LEADERBOARD_TOP, bots)
+    return render(request, "players/leaderboards.html", {"boards": boards, "bots": bots})
 
 
 def leaderboard(request: HttpRequest, ruleset: str) -> HttpResponse:
     games = selectors.ruleset_names()
     if ruleset not in games:
         raise Http404("no such game")
+    bots = request.GET.get("bots") in {"1", "true"}
     context = {
         "ruleset": ruleset,
         "ruleset_name": games[ruleset],
-        "players": selectors.leaderboard(ruleset, LEADERBOARD_PAGE),
+        "bots": bots,
+        "players": selectors.leaderboard(ruleset, LEADERBOARD_PAGE, bots),
         "games": games,
         "k_factor": ratings.K_FACTOR,
     }

@@ -7,17 +7,20 @@ its length (tests/players/test_selectors.py counts them).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, F, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
+from django.utils import timezone
 
 from games.errors import NotFound
-from games.models import Game
+from games.models import Game, Seat
 from games.rules import all_rulesets
 from players import names
-from players.models import START_RATING, NameSkeleton, Rating, RatingChange
+from players.models import START_RATING, BotAccount, NameSkeleton, Rating, RatingChange
 
 PROFILE_GAMES = 100
 
@@ -37,10 +40,35 @@ def ruleset_name(ruleset: str) -> str:
 
 def player_get(username: str) -> AbstractBaseUser:
     """The account called ``username``, or ``NotFound("not_found")``."""
-    user = get_user_model().objects.filter(username=username).first()
+    # With whether it is a bot account (``is_bot``), read in the same query.
+    user = get_user_model().objects.filter(username=username).select_related("bot_account").first()
     if user is None:
         raise NotFound("not_found", "No such player.")
     return user
+
+
+def players_to_challenge(limit: int = 50) -> list[dict[str, Any]]:
+    """The lobby's player list: the bot accounts, then the people who sat at a table in
+    the last week, newest first (two queries)."""
+    since = timezone.now() - timedelta(days=7)
+    bots = list(
+        BotAccount.objects.filter(user__is_active=True)
+        .order_by("-upgraded_at")
+        .values_list("user__username", flat=True)[:limit]
+    )
+    people = (
+        Seat.objects.filter(user__is_active=True, game__created_at__gte=since)
+        .exclude(user__bot_account__isnull=False)
+        .order_by("-game__created_at")
+        .values_list("user__username", flat=True)[: limit * 4]
+    )
+    seen: list[str] = []
+    for name in people:
+        if name not in seen:
+            seen.append(name)
+    return [{"username": n, "bot": True} for n in bots] + [
+        {"username": n, "bot": False} for n in seen[:limit]
+    ]
 
 
 # ---- ratings ----------------------------------------------------------------------------
@@ -55,15 +83,35 @@ def rating_of(user: AbstractBaseUser, ruleset: str) -> float:
     return row.value if row else START_RATING
 
 
-def _rated() -> QuerySet[Rating]:
-    """Ratings that are shown: of active accounts, with at least one rated game."""
-    return Rating.objects.filter(games__gt=0, user__is_active=True)
+def is_bot(user: AbstractBaseUser) -> bool:
+    """Whether ``user`` is a bot account (no query when read by ``player_get``)."""
+    try:
+        return user.bot_account is not None  # type: ignore[attr-defined]
+    except BotAccount.DoesNotExist:
+        return False
 
 
-def leaderboard_rows(ruleset: str) -> QuerySet[Rating]:
-    """The best rated players of one game first (the user joined, for the names)."""
+def bot_ids(user_ids: Collection[int]) -> set[int]:
+    """The bot accounts among ``user_ids`` (games asks, through games.selectors.sources)."""
+    return set(BotAccount.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True))
+
+
+def _rated(bots: bool = False) -> QuerySet[Rating]:
+    """Ratings that are shown: of active accounts, with at least one rated game; people
+    and bot accounts are ranked apart (``bots``)."""
+    return Rating.objects.filter(
+        games__gt=0, user__is_active=True, user__bot_account__isnull=not bots
+    )
+
+
+def leaderboard_rows(ruleset: str, bots: bool = False) -> QuerySet[Rating]:
+    """The best rated players (or bot accounts) of one game first (the user joined, for
+    the names)."""
     return (
-        _rated().filter(ruleset=ruleset).select_related("user").order_by("-value", "user__username")
+        _rated(bots)
+        .filter(ruleset=ruleset)
+        .select_related("user")
+        .order_by("-value", "user__username")
     )
 
 
@@ -77,16 +125,16 @@ def leaderboard_entry(row: Rating, rank: int) -> dict[str, Any]:
     }
 
 
-def leaderboard(ruleset: str, limit: int = 100) -> list[dict[str, Any]]:
+def leaderboard(ruleset: str, limit: int = 100, bots: bool = False) -> list[dict[str, Any]]:
     """The best rated players of one game (active accounts with a rated game)."""
-    rows = leaderboard_rows(ruleset)[:limit]
+    rows = leaderboard_rows(ruleset, bots)[:limit]
     return [leaderboard_entry(row, index + 1) for index, row in enumerate(rows)]
 
 
-def leaderboards(limit: int = 10) -> list[dict[str, Any]]:
+def leaderboards(limit: int = 10, bots: bool = False) -> list[dict[str, Any]]:
     """Every game's top ``limit``: ``[{"key", "name", "players"}]``."""
     return [
-        {"key": key, "name": name, "players": leaderboard(key, limit)}
+        {"key": key, "name": name, "players": leaderboard(key, limit, bots)}
         for key, name in ruleset_names().items()
     ]
 
@@ -96,14 +144,18 @@ def ratings_for(user: AbstractBaseUser) -> list[dict[str, Any]]:
     ``[{"ruleset", "ruleset_name", "rating", "games", "rank", "last_change"}]``.
 
     One query: the rank (players above, plus one) and the last change are subqueries."""
-    above = (
-        _rated()
-        .filter(ruleset=OuterRef("ruleset"), value__gt=OuterRef("value"))
-        .order_by()
-        .values("ruleset")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
+
+    def above(bots: bool) -> Subquery:
+        # People and bot accounts are ranked apart: the players above, among their kind.
+        return Subquery(
+            _rated(bots)
+            .filter(ruleset=OuterRef("ruleset"), value__gt=OuterRef("value"))
+            .order_by()
+            .values("ruleset")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+
     last_change = (
         RatingChange.objects.filter(user=OuterRef("user"), ruleset=OuterRef("ruleset"))
         .order_by("-created_at", "place")  # the model's ordering: the newest change
@@ -112,7 +164,12 @@ def ratings_for(user: AbstractBaseUser) -> list[dict[str, Any]]:
     )
     rows = (
         Rating.objects.filter(user=user, games__gt=0)
-        .annotate(above=Subquery(above), last_delta=Subquery(last_change))
+        .annotate(
+            above_people=above(False),
+            above_bots=above(True),
+            bot=Exists(BotAccount.objects.filter(user=OuterRef("user"))),
+            last_delta=Subquery(last_change),
+        )
         .order_by("ruleset")
     )
     names = ruleset_names()
@@ -122,7 +179,7 @@ def ratings_for(user: AbstractBaseUser) -> list[dict[str, Any]]:
             "ruleset_name": names.get(row.ruleset, row.ruleset),
             "rating": round(row.value),
             "games": row.games,
-            "rank": (row.above or 0) + 1,
+            "rank": ((row.above_bots if row.bot else row.above_people) or 0) + 1,
             "last_change": round(row.last_delta, 1) if row.last_delta is not None else None,
         }
         for row in rows
@@ -187,6 +244,7 @@ def player_profile(user: AbstractBaseUser) -> dict[str, Any]:
         )
     return {
         "player": user,
+        "is_bot": is_bot(user),
         "ratings": ratings_for(user),
         "rows": rows,
         "stats": stats,

@@ -100,3 +100,12 @@ class ObtainAuthTokenFix(OpenApiViewExtension):
                 return super().post(request, *args, **kwargs)
 
         return Fixed
+
+
+class PlayerEntrySerializer(serializers.Serializer):
+    username = serializers.CharField()
+    bot = serializers.BooleanField(help_text="a bot account")
+
+
+class PlayerListSerializer(serializers.Serializer):
+    players = PlayerEntrySerializer(many=True)

@@ -19,7 +19,7 @@ from games import table as tables
 from games.errors import Conflict
 from games.models import Game, Seat
 from players import selectors, tickets
-from players.models import Rating, RatingChange
+from players.models import BotAccount, Rating, RatingChange
 from players.ratings import elo_deltas, unrated_reason
 
 
@@ -44,6 +44,23 @@ def account_create(*, username: str, password: str) -> tuple[AbstractBaseUser, s
         raise Conflict("username_taken", "That username is taken.") from exc
     token, _ = Token.objects.get_or_create(user=user)
     return user, token.key
+
+
+@transaction.atomic
+def bot_upgrade(*, user: AbstractBaseUser) -> BotAccount:
+    """Turn an account that has never played into a bot account, for good: it is shown
+    as a bot, ranked with the bots, and plays the games it is challenged to (or
+    challenges others to) through the API only."""
+    users = get_user_model()
+    users.objects.select_for_update().get(pk=user.pk)  # two upgrades at once: one wins
+    if BotAccount.objects.filter(user=user).exists():
+        raise Conflict("already_bot", "This account is a bot account already.")
+    if Seat.objects.filter(user=user).exists():
+        raise Conflict(
+            "has_played",
+            "Only an account that has never sat at a table can become a bot account.",
+        )
+    return BotAccount.objects.create(user=user)
 
 
 def token_revoke(*, user: AbstractBaseUser) -> None:

@@ -40,6 +40,7 @@ MUTED = inline_serializer(
         "muted_until": serializers.DateTimeField(allow_null=True),
     },
 )
+BLOCKED = inline_serializer("Blocked", {"blocked": serializers.CharField()})
 UNMUTED = inline_serializer(
     "Unmuted",
     {

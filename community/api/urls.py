@@ -8,6 +8,8 @@ urlpatterns = [
     # chat
     path("tables/<uuid:game_id>/chat/", views.TableChat.as_view(), name="table-chat"),
     path("chat/<int:message_id>/report/", views.ChatReport.as_view(), name="chat-report"),
+    path("bot/game/<uuid:game_id>/chat/", views.BotChat.as_view(), name="bot-chat"),
+    path("players/<str:username>/block/", views.PlayerBlock.as_view(), name="player-block"),
     # moderation (active staff with games.moderate)
     path("chat/<int:message_id>/hide/", views.ChatHide.as_view(), name="chat-hide"),
     path("tables/<uuid:game_id>/kick/", views.TableKick.as_view(), name="table-kick"),

@@ -67,6 +67,28 @@ class TableChat(APIView):
         return Response(selectors.chat_message_json(message), status=201)
 
 
+class BotChat(TableChat):
+    """``POST /api/bot/game/<id>/chat/``: the table chat's POST, for the bot API."""
+
+    http_method_names = ["post", "options"]
+
+
+class PlayerBlock(APIView):
+    """POST: that player may no longer challenge you. DELETE: lift it."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: answers.BLOCKED, **WRITE_ONE})
+    def post(self, request: Request, username: str) -> Response:
+        services.player_block(user=request.user, blocked=_player(username))
+        return Response({"blocked": username})
+
+    @extend_schema(request=None, responses={204: None, **WRITE_ONE})
+    def delete(self, request: Request, username: str) -> Response:
+        services.player_unblock(user=request.user, blocked=_player(username))
+        return Response(status=204)
+
+
 class ChatReport(APIView):
     permission_classes = [permissions.IsAuthenticated]
 

@@ -2,18 +2,21 @@
 on the game's socket alike: the body rules, the rate limit, who may act (an active
 account in a seat, checked by the write path at the head it records on), the write, and
 the mapping of a refusal to an answer (``refused``). The REST view (games/api/views.py
-``TableCommands``) and the socket (games/sockets/consumers.py) only carry what comes
-back, and send the write's notices to the channel layer on their event loop
-(``publishing.asend``): the socket after its one hand-off, the view through
-``games.api.middleware.news_middleware``.
+``TableCommands``, the bot API's move) and the socket (games/sockets/consumers.py) only
+carry what comes back; the write's notices go to the channel layer on their event loop
+(``publishing.asend``): the socket's after its one hand-off, an HTTP move's through
+``games.api.middleware.news_middleware`` (``posted``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.response import Response
+
 from games import selectors, services
 from games.api.errors import Refusal, refusal_or_failure
+from games.api.middleware import with_news
 from games.api.serializers import CommandSerializer
 from games.api.throttling import refuse_if_throttled
 from games.errors import Forbidden
@@ -40,6 +43,16 @@ def move(game_id: Any, user: Any, data: Any) -> Submitted:
         expected_seq=body.get("expected_seq"),
         publish=False,
     )
+
+
+def posted(game_id: Any, user: Any, data: Any) -> Response:
+    """A move by HTTP POST (``/api/tables/<id>/commands/``, ``/api/bot/game/<id>/move/``):
+    the move and its answer, with its notices left on the response for
+    ``news_middleware`` to publish (else no stream or socket hears of the new head until
+    someone else moves)."""
+    result = move(game_id, user, data)
+    status, body = answer(result, user)
+    return with_news(Response(body, status=status), result.notices)
 
 
 def answer(result: Submitted, user: Any) -> tuple[int, dict[str, Any]]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import clocks, keys, views
+from games.api import challenges, clocks, keys, streams, views
 
 urlpatterns = [
     # First: Django tries the patterns in order, and most of the API's requests are moves.
@@ -38,6 +38,29 @@ urlpatterns = [
     path("time-controls/", clocks.TimeControls.as_view(), name="time-controls"),
     path("tables/<uuid:game_id>/skip/", clocks.TableSkip.as_view(), name="table-skip"),
     path("tables/<uuid:game_id>/expel/", clocks.TableExpel.as_view(), name="table-expel"),
+    # challenges and the bot API (docs/bot-api.md); a game's chat: community.api.urls
+    path("challenge/", challenges.ChallengeList.as_view(), name="challenges"),
+    path(
+        "challenge/<uuid:challenge_id>/accept/",
+        challenges.ChallengeAccept.as_view(),
+        name="challenge-accept",
+    ),
+    path(
+        "challenge/<uuid:challenge_id>/decline/",
+        challenges.ChallengeDecline.as_view(),
+        name="challenge-decline",
+    ),
+    path(
+        "challenge/<uuid:challenge_id>/cancel/",
+        challenges.ChallengeCancel.as_view(),
+        name="challenge-cancel",
+    ),
+    path("challenge/<str:username>/", challenges.ChallengeCreate.as_view(), name="challenge"),
+    path("stream/event/", streams.account_stream, name="stream-event"),
+    path("bot/game/stream/<uuid:game_id>/", streams.game_stream, name="bot-game-stream"),
+    path("bot/game/<uuid:game_id>/move/", challenges.BotMove.as_view(), name="bot-move"),
+    path("bot/game/<uuid:game_id>/resign/", challenges.BotResign.as_view(), name="bot-resign"),
+    path("bot/game/<uuid:game_id>/abort/", challenges.BotAbort.as_view(), name="bot-abort"),
     # the public keys that sign checkpoints of game logs
     path("keys/", keys.SigningKeys.as_view(), name="signing-keys"),
 ]

@@ -11,7 +11,6 @@ from rest_framework.views import APIView
 from games import selectors, services
 from games.api import moves, serializers, shortcuts
 from games.api import responses as answers
-from games.api.middleware import with_news
 from games.api.pagination import TablePages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE, WRITE_ONE, WRITE_TABLE, errors
@@ -218,10 +217,8 @@ class TableCommands(_TableAction):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        result = moves.move(game_id, request.user, request.data)
-        status, answer = moves.answer(result, request.user)
-        # Published by news_middleware, on the request's own event loop under ASGI.
-        return with_news(Response(answer, status=status), result.notices)
+        # Its news is published by news_middleware, on the request's own event loop.
+        return moves.posted(game_id, request.user, request.data)
 
 
 class TableLegal(APIView):

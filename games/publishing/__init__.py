@@ -88,7 +88,10 @@ def send(notices: Iterable[Notice]) -> None:
             assert _server_loop is not None
             future = asyncio.run_coroutine_threadsafe(asend(notices), _server_loop)
             future.result(timeout=PUBLISH_WAIT)
-        elif threading.current_thread() is threading.main_thread():
+        elif threading.current_thread() is threading.main_thread() and not isinstance(
+            layer,
+            InMemoryChannelLayer,  # its queues wake only their own loop's readers
+        ):
             _main_thread_loop().run_until_complete(asend(notices))
         else:
             async_to_sync(asend)(notices)

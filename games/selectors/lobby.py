@@ -14,6 +14,7 @@ from games import clocks
 from games.models import Game, Seat
 from games.rules import get_ruleset
 from games.selectors import ratings as rating_source
+from games.selectors import sources
 from games.selectors.views import game_view, viewer_seat
 
 
@@ -36,6 +37,8 @@ def table_list(
         games = games.filter(status=status)
     if mine and user is not None and user.is_authenticated:
         games = games.filter(seats__user=user)
+    else:  # a challenge's table is listed only to the players sitting at it
+        games = games.filter(private=False)
     return games
 
 
@@ -56,18 +59,30 @@ def _ratings_of(games: list[Game]) -> dict[tuple[str, int], int]:
     return rating_source.ratings({g.ruleset for g in games}, people)
 
 
+def _bot_accounts_of(games: list[Game]) -> set[int]:
+    """The bot accounts seated at ``games``, in one query."""
+    return sources.bot_accounts({s.user_id for g in games for s in _seats_of(g) if s.user_id})
+
+
 def seats_json(
-    game: Game, ratings: dict[tuple[str, int], int] | None = None
+    game: Game,
+    ratings: dict[tuple[str, int], int] | None = None,
+    bot_accounts: set[int] | None = None,
 ) -> list[dict[str, Any]]:
     seats = _seats_of(game)
     ratings = _ratings_of([game]) if ratings is None else ratings
+    bot_accounts = _bot_accounts_of([game]) if bot_accounts is None else bot_accounts
     return [
         {
             "id": s.pk,
             "seat": s.number,
-            "name": s.display_name,
+            "name": f"{s.user.username} (bot)"
+            if s.user_id in bot_accounts and not s.bot_level
+            else s.display_name,
             "user": s.user.username if s.user_id else None,
             "bot": s.bot_level or None,
+            # A bot account (players.models.BotAccount) plays the seat through the API.
+            "bot_account": s.user_id in bot_accounts,
             "resigned": s.resigned,
             "expelled": s.expelled,
             "kicked": s.kicked,
@@ -83,11 +98,15 @@ def table_summaries(games: Iterable[Game]) -> list[dict[str, Any]]:
     """Many tables' summaries with one ratings query for them all (seats prefetched by
     ``table_list``)."""
     games = list(games)
-    ratings = _ratings_of(games)
-    return [table_summary(g, ratings) for g in games]
+    ratings, bots = _ratings_of(games), _bot_accounts_of(games)
+    return [table_summary(g, ratings, bots) for g in games]
 
 
-def table_summary(game: Game, ratings: dict[tuple[str, int], int] | None = None) -> dict[str, Any]:
+def table_summary(
+    game: Game,
+    ratings: dict[tuple[str, int], int] | None = None,
+    bot_accounts: set[int] | None = None,
+) -> dict[str, Any]:
     rules = get_ruleset(game.ruleset)
     return {
         "id": str(game.id),
@@ -97,7 +116,7 @@ def table_summary(game: Game, ratings: dict[tuple[str, int], int] | None = None)
         "options": game.options,
         "status": game.status,
         "seats_wanted": game.seats_wanted,
-        "seats": seats_json(game, ratings),
+        "seats": seats_json(game, ratings, bot_accounts),
         "host": game.created_by.username if game.created_by_id else None,
         "head_seq": game.head_seq,
         "seed_commitment": game.seed_commitment,
@@ -107,6 +126,7 @@ def table_summary(game: Game, ratings: dict[tuple[str, int], int] | None = None)
         "time_control": game.time_control or {"kind": clocks.NONE},
         "seat_range": list(rules.seat_range(game.options)),
         "bot_think_seconds": game.think_seconds,
+        "private": game.private,
     }
 
 

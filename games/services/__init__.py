@@ -3,7 +3,9 @@
 Each runs in one transaction holding the game's row lock, appends events through the
 store, and publishes (and schedules bot turns) only after commit.
 
-- ``lobby``: open tables (create with a time control, join, leave, bots, start, rematch);
+- ``lobby``: open tables (create with a time control, join, leave, bots, start, rematch,
+  abort before the first move);
+- ``challenges``: invite a player to a seat; accept, decline, cancel; expiry;
 - ``play``: commands in a game (moves, resign, skip or expel a player out of time);
 - ``timing``: the clock sweep (timeouts);
 - ``moderation``: staff actions on a game (kick a seat, abort, close its sockets).
@@ -11,9 +13,17 @@ store, and publishes (and schedules bot turns) only after commit.
 Chat and the moderation of people (hide, mute, ban, reports) are in community.services.
 """
 
+from games.services.challenges import (
+    challenge_accept,
+    challenge_cancel,
+    challenge_create,
+    challenge_decline,
+    challenges_expire,
+)
 from games.services.lobby import (
     bot_add,
     bot_remove,
+    game_abort_unplayed,
     game_start,
     table_create,
     table_join,
@@ -45,8 +55,14 @@ __all__ = [
     "bot_add",
     "bot_remove",
     "can_moderate",
+    "challenge_accept",
+    "challenge_cancel",
+    "challenge_create",
+    "challenge_decline",
+    "challenges_expire",
     "clock_sweep",
     "game_abort",
+    "game_abort_unplayed",
     "game_expel",
     "game_resign",
     "game_skip",

@@ -16,17 +16,22 @@ from django.utils import timezone
 from games import clocks, publishing, selectors, storage
 from games import table as tables
 from games.errors import Conflict, Forbidden, NotFound, ServiceError, from_illegal
-from games.models import Game, Seat
+from games.models import Challenge, Game, Seat
 from games.rules import get_ruleset
 from games.rules.base import IllegalCommand
-from games.services import moderation
+from games.selectors import sources
+from games.services import account_news, moderation
 from games.services.seating import table_locked
 from games.services.writing import (
     BOT_LEVELS,
     BOT_THINK_SECONDS_RANGE,
+    Intent,
+    Submitted,
     after_commit,
     bots_owed,
     clock_deadline_of,
+    command_record,
+    playing_seat,
     ruleset_named,
 )
 from games.storage.chain import GENESIS, seed_commitment
@@ -60,7 +65,16 @@ def table_create(
     join: bool = True,
     time_control: dict[str, Any] | None = None,
     bot_think_seconds: float | None = None,
+    private: bool = False,
 ) -> Game:
+    """A new table. ``private``: a challenge's table (games/services/challenges.py),
+    not listed in the lobby; a bot account opens only those."""
+    if not private and sources.is_bot_account(user):
+        raise Forbidden(
+            "bot_account",
+            "A bot account plays only the games it is challenged to or challenges others "
+            "to (POST /api/challenge/<username>/), not at the lobby's tables.",
+        )
     rules = ruleset_named(ruleset)
     think = _clean_think_seconds(bot_think_seconds)
     if not isinstance(options, dict | type(None)):
@@ -84,10 +98,11 @@ def table_create(
         created_by=user,
         time_control=control,
         bot_think_seconds=think,
+        private=private,
     )
     if join:
         Seat.objects.create(game=game, user=user, joined_order=0)
-    after_commit(game, lobby=True)
+    after_commit(game, lobby=not game.private)
     return game
 
 
@@ -146,19 +161,30 @@ def _next_order(game: Game) -> int:
 
 
 def _require_room(game: Game) -> None:
-    if game.seats.count() >= game.seats_wanted:
+    """A seat free, not counting those promised to challenged players."""
+    promised = game.challenges.filter(status=Challenge.Status.CREATED).count()
+    if game.seats.count() + promised >= game.seats_wanted:
         raise Conflict("table_full", "Every seat at this table is taken.")
 
 
 @transaction.atomic
-def table_join(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Seat:
+def table_join(*, game_id: uuid.UUID, user: AbstractBaseUser, invited: bool = False) -> Seat:
+    """Sit down at an open table; ``invited``: the seat a challenge promised (the only
+    way to a private table's seats, and a bot account's only way to a seat)."""
     game = table_locked(game_id)
     _require_open(game)
     if game.seats.filter(user=user).exists():
         raise Conflict("already_seated", "You already have a seat at this table.")
-    _require_room(game)
+    if not invited:
+        if game.private:
+            raise Forbidden("private_table", "Only the players challenged to it sit here.")
+        if sources.is_bot_account(user):
+            raise Forbidden("bot_account", "A bot account plays only through challenges.")
+        _require_room(game)
+    elif game.seats.count() >= game.seats_wanted:
+        raise Conflict("table_full", "Every seat at this table is taken.")
     seat = Seat.objects.create(game=game, user=user, joined_order=_next_order(game))
-    after_commit(game, lobby=True)
+    after_commit(game, lobby=not game.private)
     return seat
 
 
@@ -169,7 +195,7 @@ def table_leave(*, game_id: uuid.UUID, user: AbstractBaseUser) -> None:
     deleted, _ = game.seats.filter(user=user, bot_level="").delete()
     if not deleted:
         raise ServiceError("not_seated", "You have no seat at this table.")
-    after_commit(game, lobby=True)
+    after_commit(game, lobby=not game.private)
 
 
 @transaction.atomic
@@ -184,7 +210,7 @@ def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium"
         thinking = game.seats.filter(bot_level__in=THINKING_LEVELS).count() + 1
         _require_think_budget(game.think_seconds * thinking)
     seat = Seat.objects.create(game=game, bot_level=level, joined_order=_next_order(game))
-    after_commit(game, lobby=True)
+    after_commit(game, lobby=not game.private)
     return seat
 
 
@@ -196,7 +222,7 @@ def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> N
     deleted, _ = game.seats.filter(pk=seat_id, user__isnull=True).delete()
     if not deleted:
         raise NotFound("not_found", "No such bot at this table.")
-    after_commit(game, lobby=True)
+    after_commit(game, lobby=not game.private)
 
 
 @transaction.atomic
@@ -260,8 +286,35 @@ def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
         setattr(game, field, value)
     held = storage.Head(copy.copy(game), table, rows[-1].hash, seats)
     transaction.on_commit(lambda: storage.heads.put(held))
-    after_commit(game, lobby=True, bots=True)
+    after_commit(game, lobby=not game.private, bots=True)
+    account_news.game_started(game, seats)
     return game
+
+
+@transaction.atomic
+def game_abort_unplayed(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Submitted:
+    """A player ends a game nobody has moved in yet, without a result (``game_aborted``,
+    the seed revealed), as a player may abort a game that has not begun on Lichess:
+    recorded as the system's doing, with who asked in the reason. Once a seat or a bot
+    has acted, resigning is the way out."""
+
+    def choose(head: storage.Head) -> Intent:
+        game = head.game
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("game_not_active", "This game is not in progress.")
+        seat = playing_seat(game, user, head.seats)
+        if game.events.exclude(actor="system").exists():
+            raise Conflict(
+                "game_underway", "A move was made: the game can no longer be aborted; resign."
+            )
+        name = user.get_username()
+        reason = f"{name} (seat {seat.number}) aborted it before the first move."
+        return Intent(storage.Actor("system"), None, {"type": tables.ABORT, "reason": reason})
+
+    result = command_record(game_id, choose)
+    assert result is not None and result.game is not None
+    account_news.game_finished(result.game)
+    return result
 
 
 @transaction.atomic

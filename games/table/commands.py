@@ -56,7 +56,9 @@ def command_events(
     kind = command.get("type") if isinstance(command, dict) else None
     mover = None
     if kind == ABORT:
-        if actor_kind != STAFF_ACTOR:
+        # The system aborts for a player a game nobody has moved in yet
+        # (games/services/lobby.py game_abort_unplayed).
+        if actor_kind not in (STAFF_ACTOR, SYSTEM_ACTOR):
             raise IllegalCommand("forbidden", "Only a moderator can abort a game.")
         reason = str(command.get("reason", ""))[:500]
         events = [Event(GAME_ABORTED, {"reason": reason, "seed": seed})]

@@ -1,8 +1,10 @@
 // The lobby: tables per game with filters, the create form from each ruleset's declared
-// options, seat management (join, leave, bots, start), live over /ws/lobby/.
+// options, seat management (join, leave, bots, start), live over /ws/lobby/; challenges
+// to and from players, live over the account's event stream.
 // The parts live in static/js/lobby/.
 
 import { get, showError } from "./api.js";
+import { wireChallenges } from "./lobby/challenges.js";
 import { createTable, showThinkField } from "./lobby/create.js";
 import { restoreFilters } from "./lobby/filters.js";
 import { loadTables } from "./lobby/list.js";
@@ -33,6 +35,7 @@ async function init() {
   }
   await loadTables();
   connect();
+  wireChallenges();
 }
 
 init();

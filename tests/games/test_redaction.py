@@ -246,3 +246,125 @@ def test_server_only_facts_never_leave_the_server(make_user, ruleset):
             server_only = row.private.get("-1")
             if server_only:
                 assert json.dumps(server_only)[1:-1] not in json.dumps(event["data"])
+
+
+# ---- through the bot API's game stream ---------------------------------------------------
+def play_seat_through_the_stream(
+    client, game_id: str, watcher_token: str, max_commands: int | None = None
+) -> list[Received]:
+    """Play the client's seat through ``/api/bot/game/<id>/move/``, reading its game stream
+    (and a spectator's, by ``watcher_token``) line by line: every line kept, each event at
+    its own seq and the rest of the line at the head it brings the reader to."""
+    from asgiref.sync import async_to_sync, sync_to_async
+    from rest_framework.authtoken.models import Token
+
+    from tests.games.ndjson import NdjsonStream
+
+    own = Token.objects.get_or_create(user=client.user)[0].key
+    received: list[Received] = []
+
+    def keep(where: str, line: dict) -> None:
+        for event in line.get("events", []):
+            received.append((f"{where} {line['type']} event", event["seq"], event))
+        rest = {k: v for k, v in line.items() if k != "events"}
+        received.append((f"{where} {line['type']}", line["seq"], rest))
+
+    def move(command: dict, seq: int) -> bool:
+        body = {"command": command, "command_id": str(uuid.uuid4()), "expected_seq": seq}
+        answer = client.post(f"/api/bot/game/{game_id}/move/", body, format="json")
+        if answer.status_code == 409:  # a bot moved first (Kingdom Cards' bids): read on
+            assert answer.json()["code"] == "stale_seq"
+            return False
+        assert answer.status_code == 201, answer.json()
+        return True
+
+    async def scenario() -> None:
+        seat = NdjsonStream(f"/api/bot/game/stream/{game_id}/", own, query="after=0")
+        watcher = NdjsonStream(f"/api/bot/game/stream/{game_id}/", watcher_token, query="after=0")
+        assert await seat.open() == 200 and await watcher.open() == 200
+        # Both streams' first reads done before a move (SQLite's in-memory test database
+        # refuses a read beside a write).
+        keep("spectator", await watcher.next_object())
+        line = await seat.next_object()
+        keep("seat", line)
+        state = line["state"]
+        commands = 0
+        while state["status"] == "active" and commands != max_commands:
+            if state["legal"] and await sync_to_async(move)(state["legal"][0], state["seq"]):
+                commands += 1
+            line = await seat.next_object()
+            keep("seat", line)
+            if line["type"] == "gameState":
+                state = line
+        if state["status"] == "active":
+            await seat.close()
+            head = state["seq"]
+            while True:
+                line = await watcher.next_object()
+                keep("spectator", line)
+                if line["seq"] >= head:
+                    break
+            await watcher.close()
+        else:
+            for line in await watcher.rest():
+                keep("spectator", line)
+
+    async_to_sync(scenario)()
+    return received
+
+
+def test_kingdoms_through_the_game_stream_never_shows_other_seats_secrets_or_the_seed(api):
+    client, watcher = api("ana"), api("watcher")
+    from rest_framework.authtoken.models import Token
+
+    game_id = rest_table(client, "kingdoms", bots=2)
+    received = play_seat_through_the_stream(
+        client, game_id, Token.objects.create(user=watcher.user).key
+    )
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.Status.FINISHED
+    rows = rows_of(game)
+    seat = game.seats.get(user=client.user).number
+    revealed = seed_revealed_at(rows, game.seed)
+    seat_lines = [r for r in received if r[0].startswith("seat")]
+    spectator_lines = [r for r in received if r[0].startswith("spectator")]
+    assert_nothing_secret_reached(
+        seat_lines, secrets_by_seq("kingdoms", rows, seat), game.seed, revealed
+    )
+    assert_nothing_secret_reached(
+        spectator_lines, secrets_by_seq("kingdoms", rows, None), game.seed, revealed
+    )
+    # Every event reached both streams, once.
+    for lines in (seat_lines, spectator_lines):
+        seqs = [seq for where, seq, _ in lines if where.endswith("event")]
+        assert seqs == list(range(1, game.head_seq + 1))
+
+
+def test_kingdom_cards_through_the_game_stream_never_shows_another_seats_cards(api):
+    from rest_framework.authtoken.models import Token
+
+    client, watcher = api("ana"), api("watcher")
+    game_id = rest_table(
+        client, "kingdom-cards", bots=2, seed=KINGDOM_CARDS_SEED, game_id=KINGDOM_CARDS_GAME_ID
+    )
+    received = play_seat_through_the_stream(
+        client, game_id, Token.objects.create(user=watcher.user).key, max_commands=25
+    )
+    game = Game.objects.get(pk=game_id)
+    rows = rows_of(game)
+    seat = game.seats.get(user=client.user).number
+    assert any(r.type == "bids_exchanged" for r in rows)
+    seat_lines = [r for r in received if r[0].startswith("seat")]
+    spectator_lines = [r for r in received if r[0].startswith("spectator")]
+    last = rows[-1].seq + 1
+    assert_nothing_secret_reached(
+        seat_lines, secrets_by_seq("kingdom-cards", rows, seat), game.seed, last
+    )
+    assert_nothing_secret_reached(
+        spectator_lines, secrets_by_seq("kingdom-cards", rows, None), game.seed, last
+    )
+    # The seat's own hand did reach it.
+    dealt = rows[1]
+    full = next(p for where, _s, p in seat_lines if where == "seat gameFull")
+    assert full["state"]["view"]["hand"] is not None
+    assert dealt.private[str(seat)]["hand"]

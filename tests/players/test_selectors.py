@@ -138,7 +138,7 @@ def test_profile_counts_finished_and_active_games(make_user, django_assert_num_q
     ana, bob = make_user("ana"), make_user("bob")
     humans_game([ana, bob])
     humans_game([ana, bob])
-    with django_assert_num_queries(3):  # games, their seats, ratings
+    with django_assert_num_queries(4):  # games, their seats, ratings, a bot account?
         profile = selectors.player_profile(ana)
     assert profile["stats"] == {"played": 0, "won": 0, "active": 2}
     assert [row["players"] for row in profile["rows"]] == [2, 2]

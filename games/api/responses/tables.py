@@ -119,6 +119,7 @@ class TableSeatSerializer(serializers.Serializer):
     resigned = serializers.BooleanField()
     expelled = serializers.BooleanField()
     kicked = serializers.BooleanField()
+    bot_account = serializers.BooleanField(help_text="a bot account plays the seat (the bot API)")
     rating = serializers.IntegerField(allow_null=True)
 
 
@@ -140,6 +141,7 @@ class TableSummarySerializer(serializers.Serializer):
     time_control = TimeControlSerializer()
     seat_range = serializers.ListField(child=serializers.IntegerField())
     bot_think_seconds = serializers.FloatField()
+    private = serializers.BooleanField(help_text="a challenge's table: seats by invitation only")
 
 
 class TablePageSerializer(serializers.Serializer):

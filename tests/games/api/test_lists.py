@@ -29,12 +29,13 @@ def open_games(make_user, count: int, prefix: str = "t", host=None) -> list[Game
 
 
 @pytest.mark.parametrize("count", [3, 30])
-def test_the_table_list_reads_the_same_three_queries_for_3_or_30_tables(
+def test_the_table_list_reads_the_same_four_queries_for_3_or_30_tables(
     make_user, django_assert_num_queries, count
 ):
     open_games(make_user, count)
-    # The tables with their hosts, their seats with their players, the players' ratings.
-    with django_assert_num_queries(3):
+    # The tables with their hosts, their seats with their players, the players' ratings,
+    # which of them are bot accounts.
+    with django_assert_num_queries(4):
         page = APIClient().get("/api/tables/").json()
     assert len(page["results"]) == count
     seats = page["results"][0]["seats"]
@@ -43,7 +44,7 @@ def test_the_table_list_reads_the_same_three_queries_for_3_or_30_tables(
 
 
 @pytest.mark.parametrize("count", [3, 30])
-def test_my_tables_read_the_same_three_queries_for_3_or_30_tables(
+def test_my_tables_read_the_same_four_queries_for_3_or_30_tables(
     make_user, django_assert_num_queries, count
 ):
     ana = make_user("ana")
@@ -51,7 +52,7 @@ def test_my_tables_read_the_same_three_queries_for_3_or_30_tables(
     open_games(make_user, 2, prefix="others")
     client = APIClient()
     client.force_authenticate(ana)  # no query to know who asks
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         page = client.get("/api/tables/?mine=1&ruleset=kingdoms&status=open").json()
     assert len(page["results"]) == count
 

@@ -54,4 +54,17 @@ def world() -> World:
     message = community_services.chat_post(game_id=game.id, user=users["third"], body="hello all")
     report = community_services.chat_report(message_id=message.pk, user=users["other_player"])
     command = selectors.legal_commands(Game.objects.get(pk=game.id), late)[0]
-    return World(users, Game.objects.get(pk=game.id), lobby, bot.pk, command, late, message, report)
+    challenge = services.challenge_create(
+        challenger=users["other_player"], username="sam", body={"ruleset": "kingdoms"}
+    )
+    return World(
+        users,
+        Game.objects.get(pk=game.id),
+        lobby,
+        bot.pk,
+        command,
+        late,
+        message,
+        report,
+        challenge,
+    )

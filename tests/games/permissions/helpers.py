@@ -11,7 +11,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from community.models import ChatMessage, Report
-from games.models import Game
+from games.models import Challenge, Game
 
 ROLES = [
     "anonymous",
@@ -39,6 +39,7 @@ class World:
     late_seat: int
     message: ChatMessage
     report: Report
+    challenge: Challenge  # other_player's, to the spectator
 
 
 def person(name: str, staff: bool = False):
@@ -63,6 +64,7 @@ def fill(path: str, w: World) -> str:
         message=w.message.pk,
         report=w.report.pk,
         third=w.users["third"].username,
+        challenge=w.challenge.id,
         ruleset="kingdoms",
     )
 

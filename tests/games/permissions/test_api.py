@@ -90,6 +90,33 @@ ENDPOINTS = {
     "player_ratings": ("get", "/api/players/{third}/ratings/", None, everyone(200, 200)),
     "ws_ticket": ("post", "/api/auth/ws-ticket/", None, everyone(201)),
     "token_revoke": ("post", "/api/auth/token/revoke/", None, everyone(204)),
+    # challenges and the bot API (docs/bot-api.md)
+    "challenge_list": ("get", "/api/challenge/", None, everyone(200)),
+    "challenge": ("post", "/api/challenge/{third}/", lambda w: {"ruleset": "kingdoms"},
+                  {**everyone(201), "muted": 403}),
+    "challenge_accept": ("post", "/api/challenge/{challenge}/accept/", None,
+                         only({"spectator": 200})),
+    "challenge_decline": ("post", "/api/challenge/{challenge}/decline/", None,
+                          only({"spectator": 200})),
+    "challenge_cancel": ("post", "/api/challenge/{challenge}/cancel/", None,
+                         only({"other_player": 200})),
+    "stream_event": ("get", "/api/stream/event/", None, everyone(200)),
+    "stream_game": ("get", "/api/bot/game/stream/{game}/", None, everyone(200)),
+    "bot_move": (
+        "post", "/api/bot/game/{game}/move/", lambda w: {"command": w.command},
+        only({"player": 201, "other_player": 400}),
+    ),
+    "bot_resign": ("post", "/api/bot/game/{game}/resign/", None, SEATED_PLAY),
+    # Nobody has moved yet (the clock's timeout is the system's).
+    "bot_abort": ("post", "/api/bot/game/{game}/abort/", None, SEATED_PLAY),
+    "bot_chat": ("post", "/api/bot/game/{game}/chat/", lambda w: {"body": "hi"},
+                 {**everyone(201), "muted": 403}),
+    # Only an account that never sat at a table becomes a bot account.
+    "bot_upgrade": ("post", "/api/bot/account/upgrade/", None,
+                    only({"player": 409, "other_player": 409, "spectator": 200, "muted": 200,
+                          "staff": 200, "moderator": 200})),
+    "player_block": ("post", "/api/players/{third}/block/", None, everyone(200)),
+    "players": ("get", "/api/players/", None, everyone(200, 200)),
 }  # fmt: skip
 
 
