@@ -16,19 +16,18 @@ class BotsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # games imports nothing from here: it announces bot turns due (games.signals).
-        from bots import receivers  # noqa: F401
+        # Connects the receiver of the bot turns games announces (games.signals).
+        from bots import scheduling
 
         if settings.BOT_RUNNER == "thread" and serving(sys.argv, os.environ):
-            from bots import dispatch
-
-            dispatch.clock_sweeper_ensure()
+            scheduling.ticker_start()
 
 
 def serving(argv: list[str], environ: os._Environ[str] | dict[str, str]) -> bool:
-    """Whether this process is the one that serves requests: the embedded clock sweeper
-    starts there once, and never in migrate, shell, a test run or runserver's reloader
-    parent (which only watches files and starts the serving child, RUN_MAIN=true)."""
+    """Whether this process is the one that serves requests: the embedded ticker
+    (bots/scheduling.py) starts there once, and never in migrate, shell, a test run or
+    runserver's reloader parent (which only watches files and starts the serving child,
+    RUN_MAIN=true)."""
     path = Path(argv[0]) if argv else Path()
     program = path.parent.name if path.name == "__main__.py" else path.name  # python -m
     if program in SERVERS:

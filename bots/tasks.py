@@ -1,13 +1,13 @@
-"""Celery tasks: they hold no logic, they load ids and call bots.turns or a service.
-``take_turn`` is defined in ``bots.turn_task`` (bots.dispatch sends it) and registered
-from here, the module Celery's autodiscovery imports."""
+"""Celery tasks: they hold no logic, they call bots.scheduling or a service.
+``take_turn`` is defined next to the runner that sends it (bots/runners.py) and
+registered from here, the module Celery's autodiscovery imports."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from bots.dispatch import owed_turns_send, sweep
-from bots.turn_task import take_turn
+from bots.runners import take_turn
+from bots.scheduling import owed_turns_send
 
 __all__ = ["dispatch_bot_turns", "observe_sweep_lag", "sweep_clocks", "take_turn"]
 
@@ -16,7 +16,7 @@ __all__ = ["dispatch_bot_turns", "observe_sweep_lag", "sweep_clocks", "take_turn
 @shared_task(name="bots.tasks.dispatch_bot_turns", ignore_result=True)
 def dispatch_bot_turns() -> int:
     """Run by Celery beat every BOT_DISPATCH_EVERY seconds: send again the bot turns whose
-    lease ran out (bots/outbox.py). Returns the tasks sent."""
+    lease ran out (bots/scheduling.py). Returns the turns sent."""
     return owed_turns_send()
 
 
@@ -25,10 +25,11 @@ def dispatch_bot_turns() -> int:
 @shared_task(name="bots.tasks.sweep_clocks", ignore_result=True)
 def sweep_clocks() -> int:
     """Run by Celery beat every CLOCK_SWEEP_EVERY seconds (see kingdom/settings.py): record
-    the clocks' timeouts, then nudge stalled bot turns. Returns the timeouts recorded."""
+    the clocks' timeouts. Returns the timeouts recorded."""
+    from games.services import clock_sweep
+
     observe_sweep_lag()
-    timeouts, _ = sweep()
-    return timeouts
+    return clock_sweep()
 
 
 def observe_sweep_lag() -> None:

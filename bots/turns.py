@@ -1,4 +1,4 @@
-"""Taking one bot turn: the only thing bot runners (Celery or in-process) call."""
+"""Taking one bot turn: the only thing the bot runners (bots/runners.py) call."""
 
 from __future__ import annotations
 
@@ -52,7 +52,21 @@ def take_turn(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
     """Play one command for a bot seat if it is still that seat's move at ``expected_seq``.
 
     Returns True when a command was appended. A stale or redelivered task does nothing.
+    Either way the turns owed at ``expected_seq`` are taken (``owed_clear``); a turn that
+    raises stays owed, and bots/scheduling.py sends it again once its lease runs out.
     """
+    played = _play(game_id, seat, expected_seq)
+    owed_clear(game_id, expected_seq)
+    return played
+
+
+def owed_clear(game_id: uuid.UUID | str, seq: int) -> None:
+    """Nothing more is owed at ``seq`` (a move the turn made recorded the next head's own,
+    which this leaves alone)."""
+    Game.objects.filter(pk=game_id, head_seq=seq).update(bots_due_at=None)
+
+
+def _play(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
     try:
         game = Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
@@ -75,7 +89,7 @@ def take_turn(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
         try:
             command = strategy(rules, table.rules, seat, rng)
         except SoftTimeLimitExceeded:
-            # Celery's safety net (bots/dispatch.py) fired: a quick sound move beats none.
+            # Celery's safety net (bots/runners.py) fired: a quick sound move beats none.
             log.warning("bot %s of %s overran its budget; the medium bot moves", seat, game_id)
             fallback = get_strategy(rules.key, services.TAKEOVER_LEVEL)
             command = fallback(rules, table.rules, seat, rng)

@@ -44,7 +44,7 @@ class Game(models.Model):
     clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     # Bot turns owed at the head (written with the move that made them due, in the
     # recorder's statement): when the bots app sends them again unless their task ran
-    # first, and how many times it did (bots/dispatch.py). None: no bot turn is owed.
+    # first, and how many times it did (bots/scheduling.py). None: no bot turn is owed.
     bots_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     bots_sends = models.PositiveSmallIntegerField(default=0)
     # The game over whose players this table was opened for (a rematch): they are shown

@@ -16,7 +16,7 @@ their errors for the same reason (sent with ``send``).
 ``bot_turns_due``: after commit, bot seats may have to act. Sent with ``game``,
 ``head_seq`` and ``bot_turns``: the (seat, bot level) pairs the write found at its
 head, or None when the receiver has to find them itself (a table just started). The
-bots app schedules them (bots/receivers.py). Sent with ``send_robust``: the move is
+bots app sends them (bots/scheduling.py). Sent with ``send_robust``: the move is
 committed, so a receiver's failure (a broker down) is logged and the other steps after
 commit still run; the bots app sends again a bot turn that was lost that way, from the
 game row's ``bots_due_at`` (recorded with the move that made it due).

@@ -211,12 +211,12 @@ else:
 # How long a WebSocket ticket (POST /api/auth/ws-ticket/) may wait to be used (seconds).
 WS_TICKET_SECONDS = int(os.environ.get("WS_TICKET_SECONDS", "30"))
 
-# How bot turns run: "celery" (workers on the bots queue), "thread" (an in-process worker
-# thread, the embedded server's default) or "inline" (drained in the caller's thread
-# without recursion; tests and benchmarks) or "none".
+# What plays bot turns (bots/runners.py): "celery" (workers on the bots queue), "thread"
+# (threads of the serving process, the embedded server's default), "inline" (the calling
+# thread, without recursion; tests and benchmarks) or "none".
 BOT_RUNNER = os.environ.get("BOT_RUNNER", "celery" if REDIS_URL else "thread")
 # Threads of the in-process runner ("thread"): each account's bots use one at a time, so
-# another account's bot finds one free (bots/runner.py).
+# another account's bot finds one free (bots/runners.py).
 BOT_RUNNER_THREADS = int(os.environ.get("BOT_RUNNER_THREADS", "2"))
 # What one account may start (games/services/lobby.py): tables with searching (hard) bots
 # in play at once, and their thinking time a round (seconds x searching bots, summed).
@@ -238,15 +238,12 @@ if not DEBUG:
 SIGNING_KEY_FILE = Path(os.environ.get("SIGNING_KEY_FILE", BASE_DIR / ".signing_key"))
 SIGNING_RETIRED_KEYS = [k for k in os.environ.get("SIGNING_RETIRED_KEYS", "").split(",") if k]
 # How often the clock sweep records timeouts (seconds): Celery beat with BOT_RUNNER
-# "celery", the embedded sweeper thread with "thread" (see bots/dispatch.py).
+# "celery"; with "thread" the embedded ticker, which also sends again the bot turns owed
+# whose lease ran out (bots/scheduling.py).
 CLOCK_SWEEP_EVERY = float(os.environ.get("CLOCK_SWEEP_EVERY", "2"))
-# Each sweep also schedules again a bot turn whose game has not moved for the table's
-# thinking time + this many seconds (a lost task; see bots/dispatch.py). Above the hard
-# limit's slack (15 s), so a turn still running is killed before it is nudged.
-BOT_STALL_SECONDS = float(os.environ.get("BOT_STALL_SECONDS", "30"))
-# The bot turns owed (bots/outbox.py): a turn sent is leased for the table's thinking
-# time plus BOT_LEASE_SECONDS (doubled at each send again); Celery beat runs the dispatcher
-# that sends again the turns whose lease ran out every BOT_DISPATCH_EVERY seconds.
+# The bot turns owed (bots/scheduling.py): a turn sent is leased for the table's thinking
+# time plus BOT_LEASE_SECONDS (doubled at each send again); Celery beat sends again the
+# turns whose lease ran out every BOT_DISPATCH_EVERY seconds.
 BOT_LEASE_SECONDS = float(os.environ.get("BOT_LEASE_SECONDS", "3"))
 BOT_DISPATCH_EVERY = float(os.environ.get("BOT_DISPATCH_EVERY", "1"))
 # Bot opponents skip a seat out of time, and expel it at its n-th turn out of time.
@@ -263,7 +260,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # A message a killed worker held unacked is delivered again after this many seconds
 # (Redis's default is an hour). Longer than any task runs (the hard limit, below, and a
-# bot turn's: bots/dispatch.py); the outbox sends a lost bot turn well before anyway.
+# bot turn's: bots/runners.py); the outbox sends a lost bot turn well before anyway.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60"))
 }

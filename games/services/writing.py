@@ -326,7 +326,7 @@ def after_commit(
         # The write is committed, so it stands whatever fails here (Redis down, a
         # broker refusing the bot task): each step is logged and the others still run.
         # What is lost is made good later: clients catch up by seq, and the bot turns
-        # owed are sent again from the game's row (bots/dispatch.py).
+        # owed are sent again from the game's row (bots/scheduling.py).
         if notices:
             publishing.send(notices)
         if bots or bot_turns:
@@ -353,7 +353,7 @@ def _bot_turns_due(game: Game, head: int, bot_turns: list[tuple[int, str]] | Non
 
 def bots_owed(game: Game, now: datetime) -> dict[str, Any]:
     """The game row's record of bot turns owed at a new head (none: both cleared): when
-    the bots app sends them again unless their task ran first (bots/dispatch.py)."""
+    the bots app sends them again unless their task ran first (bots/scheduling.py)."""
     lease = timedelta(seconds=game.think_seconds + settings.BOT_LEASE_SECONDS)
     return {"bots_due_at": now + lease, "bots_sends": 0}
 

@@ -1,10 +1,11 @@
-"""The embedded clock sweeper starts once, in the process that serves (bots/apps.py)."""
+"""The embedded ticker starts once, in the process that serves (bots/apps.py)."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
-from bots import dispatch
 from bots.apps import serving
 
 
@@ -26,9 +27,9 @@ from bots.apps import serving
         (["/srv/.venv/bin/pytest"], {}, False),
     ],
 )
-def test_only_the_serving_process_starts_the_sweeper(argv, environ, serves):
+def test_only_the_serving_process_starts_the_ticker(argv, environ, serves):
     assert serving(argv, environ) is serves
 
 
-def test_the_test_run_started_no_sweeper_thread():
-    assert dispatch._the_sweeper is None
+def test_the_test_run_started_no_ticker_thread():
+    assert "clock-sweep" not in {thread.name for thread in threading.enumerate()}

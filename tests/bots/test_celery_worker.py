@@ -8,12 +8,14 @@ import subprocess
 import sys
 import time
 import uuid
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
-from bots import tasks, turns
+from bots import scheduling, turns
 from games import services
 from games.models import Game
 from tests.conftest import needs_redis
@@ -118,7 +120,7 @@ def test_a_worker_plays_a_four_bot_game_to_the_end(make_user, worker, ruleset):
     assert game.events.filter(actor__startswith="bot:").count() > 20
 
 
-def test_a_worker_plays_a_lost_turn_once_the_sweep_nudges_it(make_user, settings, worker):
+def test_a_worker_plays_a_lost_turn_once_the_outbox_sends_it_again(make_user, settings, worker):
     settings.BOT_RUNNER = "none"  # the first bot turn's task is never sent: lost
     user = make_user()
     game = game_with_bots(user, bots=2, join=False, level="medium")
@@ -127,14 +129,15 @@ def test_a_worker_plays_a_lost_turn_once_the_sweep_nudges_it(make_user, settings
     head = game.head_seq
     time.sleep(0.5)
     assert Game.objects.get(pk=game.id).head_seq == head, "nothing plays a lost turn"
+    lease = timedelta(seconds=scheduling.lease_seconds(game.think_seconds, 0))
     settings.BOT_RUNNER = "celery"
-    settings.BOT_STALL_SECONDS = 0
     settings.BOT_THINK_SECONDS = 0.1
-    tasks.sweep_clocks.apply()  # Celery beat's task: the nudge goes to the worker
+    # Celery beat's round once the lease ran out: the turn sent again goes to the worker.
+    assert scheduling.owed_turns_send(now=timezone.now() + lease) == 1
     wait_for(
         lambda: Game.objects.get(pk=game.id).status == Game.Status.FINISHED,
         worker,
-        "the nudged game to finish",
+        "the game whose turn was sent again to finish",
         seconds=300,
     )
 

@@ -352,24 +352,24 @@ def test_a_timeout_recorded_before_the_clock_ran_out_fails_reexecution(players, 
     assert f"event {forged['seq']} refused" in " ".join(verdict.problems)
 
 
-# The sweeper thread writes from another connection, which pytest's in-memory SQLite
+# The ticker thread writes from another connection, which pytest's in-memory SQLite
 # database refuses; tests/bots/test_clocks_sqlite.py covers SQLite with a real file.
 @needs_postgres
-def test_the_embedded_sweeper_thread_records_the_timeout(players, settings, clock):
+def test_the_embedded_ticker_records_the_timeout(players, settings, clock):
     import time
 
-    from bots import dispatch
+    from bots import scheduling
 
     game = humans_game(players[:2], time_control=BLITZ)
     clock.advance(minutes=6)
     settings.BOT_RUNNER = "thread"
     settings.CLOCK_SWEEP_EVERY = 0.05
     try:
-        dispatch.clock_sweeper_ensure()
+        scheduling.ticker_start()
         for _ in range(200):
             if timeouts(game):
                 break
             time.sleep(0.05)
     finally:
-        dispatch.clock_sweeper_stop()
+        scheduling.ticker_stop()
     assert len(timeouts(game)) == 1

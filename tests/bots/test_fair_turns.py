@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from bots import dispatch, turns
-from bots.runner import FairRunner
+from bots import runners, scheduling
+from bots.runners import InProcessThreads
 from games import services
 from games.errors import Conflict
 from tests.games.helpers import game_with_bots
@@ -30,6 +30,8 @@ class Recorder:
         self.finished = threading.Condition(self.lock)
 
     def run(self, account, job) -> None:
+        """Plays the job ``(account, n)``."""
+        job = (account, job)
         with self.lock:
             if self.running.get(account):
                 self.overlap = True
@@ -49,7 +51,7 @@ class Recorder:
 def test_the_accounts_turns_are_taken_in_turn():
     recorder = Recorder()
     gate = threading.Event()
-    runner = FairRunner(lambda account, job: (gate.wait(30), recorder.run(account, job)), 1)
+    runner = InProcessThreads(1, 0, lambda *job: (gate.wait(30), recorder.run(*job)))
     try:
         runner.put_all("ana", [("a", n) for n in range(4)])
         runner.put_all("bob", [("b", 0), ("b", 1)])
@@ -62,9 +64,9 @@ def test_the_accounts_turns_are_taken_in_turn():
 
 def test_an_account_has_one_turn_running_at_a_time():
     recorder = Recorder()
-    runner = FairRunner(recorder.run, 3)
+    runner = InProcessThreads(3, 0, recorder.run)
     try:
-        runner.put_all("ana", [("a", n) for n in range(12)])
+        runner.put_all("a", [("a", n) for n in range(12)])
         assert recorder.wait_for(12)
         assert not recorder.overlap
     finally:
@@ -86,18 +88,33 @@ def test_one_accounts_thinking_bots_do_not_hold_up_anothers(settings, make_user,
             answered.set()
         return True
 
-    monkeypatch.setattr(turns, "take_turn", fake_turn)
-    monkeypatch.setattr(dispatch, "_the_worker", None)
+    threads = InProcessThreads(settings.BOT_RUNNER_THREADS, 0, fake_turn)
+    monkeypatch.setattr(runners, "runner", lambda: threads)
     try:
         for game in hard:
-            dispatch.bot_turns_send(game, 0, [(0, "hard"), (1, "hard")])
-        dispatch.bot_turns_send(easy, 0, [(1, "easy")])
+            scheduling.send(game, [(str(game.id), 0, 0), (str(game.id), 1, 0)])
+        scheduling.send(easy, [(str(easy.id), 1, 0)])
         assert answered.wait(20), "the other account's bot waited for the thinking bots"
     finally:
         release.set()
-        if dispatch._the_worker is not None:
-            dispatch._the_worker.stop()
-        monkeypatch.setattr(dispatch, "_the_worker", None)
+        threads.stop()
+
+
+def test_a_turn_sent_again_while_it_waits_is_queued_once():
+    recorder = Recorder()
+    gate = threading.Event()
+    runner = InProcessThreads(1, 0, lambda *job: (gate.wait(30), recorder.run(*job)))
+    try:
+        runner.put_all("a", [("a", 0), ("a", 1)])
+        runner.put_all("a", [("a", 1)])  # the outbox's copy of the turn still waiting
+        runner.put_all("b", [("b", 0)])
+        with runner.ready:
+            assert list(runner.queues["a"]).count(("a", 1)) == 1
+        gate.set()
+        assert recorder.wait_for(3)
+        assert sorted(recorder.done) == [("a", 0), ("a", 1), ("b", 0)]
+    finally:
+        runner.stop()
 
 
 def start(game) -> None:

@@ -1,4 +1,4 @@
-"""The bot turns owed (bots/outbox.py): recorded on the game's row by the statement of the
+"""The bot turns owed (bots/scheduling.py): recorded on the game's row by the statement of the
 move that made them due, sent again once their lease runs out, played once whatever the
 copies."""
 
@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.db import OperationalError, transaction
 
-from bots import dispatch, outbox, tasks, turns
+from bots import scheduling, tasks, turns
 from games import selectors, services
 from games.models import Game, GameEvent
 from tests.games.helpers import game_with_bots, to_act
@@ -117,19 +117,19 @@ def test_a_turn_whose_send_failed_is_sent_again_once_its_lease_ran_out(
     while not turns.bot_seats_to_act(game):  # the move that makes the bot due: its send fails
         human_move(game, user)
     assert owed(game)[0] == game.head_seq and owed(game)[1] is not None
-    clock.advance(seconds=outbox.lease_seconds(game.think_seconds, 0))
-    assert dispatch.owed_turns_send() == 0  # the broker is still down: nothing sent
+    clock.advance(seconds=scheduling.lease_seconds(game.think_seconds, 0))
+    assert scheduling.owed_turns_send() == 0  # the broker is still down: nothing sent
 
     calls: list[tuple] = []
     monkeypatch.setattr(tasks.take_turn, "apply_async", lambda **kw: calls.append(kw["args"]))
-    assert dispatch.owed_turns_send() == 0, "sent before the next lease ran out"
-    clock.advance(seconds=outbox.lease_seconds(game.think_seconds, 1))
-    assert dispatch.owed_turns_send() == 1
+    assert scheduling.owed_turns_send() == 0, "sent before the next lease ran out"
+    clock.advance(seconds=scheduling.lease_seconds(game.think_seconds, 1))
+    assert scheduling.owed_turns_send() == 1
     assert calls == [(str(game.id), seat, game.head_seq)]
     _, due_at, sends = owed(game)
     assert sends == 2
-    assert due_at == clock.now + timedelta(seconds=outbox.lease_seconds(game.think_seconds, 2))
-    assert dispatch.owed_turns_send() == 0, "sent again before the doubled lease ran out"
+    assert due_at == clock.now + timedelta(seconds=scheduling.lease_seconds(game.think_seconds, 2))
+    assert scheduling.owed_turns_send() == 0, "sent again before the doubled lease ran out"
 
 
 def test_the_task_plays_the_owed_turn_once_and_clears_it(make_user, settings, clock, sent):
@@ -137,7 +137,7 @@ def test_the_task_plays_the_owed_turn_once_and_clears_it(make_user, settings, cl
     game, seat = at_the_bots_turn(user, settings)
     head = game.head_seq
     owe_now(game, clock.now)
-    assert dispatch.owed_turns_send() == 1
+    assert scheduling.owed_turns_send() == 1
     settings.BOT_RUNNER = "none"
     # The dispatcher's copy and the lost original both arrive: one move.
     played = [tasks.take_turn.apply(args=(str(game.id), seat, head)).get() for _ in range(2)]
@@ -156,7 +156,7 @@ def test_a_head_with_no_bot_to_act_owes_nothing_and_nothing_is_sent(
     game.refresh_from_db()
     owe_now(game, clock.now)
     settings.BOT_RUNNER = "celery"
-    assert dispatch.owed_turns_send() == 0 and sent == []
+    assert scheduling.owed_turns_send() == 0 and sent == []
     assert owed(game)[1] is None
 
 
@@ -183,6 +183,6 @@ def test_a_turn_another_dispatcher_claimed_is_not_sent_twice(make_user, settings
     game, _seat = at_the_bots_turn(user, settings)
     owe_now(game, clock.now)
     read_by_both = Game.objects.get(pk=game.pk)
-    assert outbox.claim(read_by_both, clock.now)  # the other dispatcher was first
-    assert not outbox.claim(read_by_both, clock.now)
-    assert dispatch.owed_turns_send() == 0 and sent == []
+    assert scheduling.claim(read_by_both, clock.now)  # the other dispatcher was first
+    assert not scheduling.claim(read_by_both, clock.now)
+    assert scheduling.owed_turns_send() == 0 and sent == []

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 
-from bots import dispatch, turns
-from bots.dispatch import _inline
+from bots import runners, scheduling, turns
 from bots.search.budget import current_budget
 from bots.strategies import get_strategy
 from games import services
@@ -80,7 +79,9 @@ def test_all_bot_game_ends_inline_without_recursion(make_user, ruleset):
         sys.setrecursionlimit(limit)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert not _inline.running and not _inline.pending
+    in_this_thread = runners.runner()
+    assert isinstance(in_this_thread, runners.InThisThread)
+    assert not in_this_thread.running and not in_this_thread.pending
 
 
 def hard_game(user, seconds: float | None) -> Game:
@@ -141,17 +142,17 @@ def test_a_turn_past_the_soft_time_limit_is_played_by_the_medium_bot(
 def test_celery_limits_follow_the_table_s_thinking_time(make_user, settings, monkeypatch):
     settings.BOT_RUNNER = "none"
     game = hard_game(make_user(), 2.0)
-    limits = dispatch.task_time_limits(game)
+    limits = runners.task_time_limits(game)
     assert limits == {
-        "soft_time_limit": 2.0 + dispatch.SOFT_LIMIT_SLACK,
-        "time_limit": 2.0 + dispatch.HARD_LIMIT_SLACK,
+        "soft_time_limit": 2.0 + runners.SOFT_LIMIT_SLACK,
+        "time_limit": 2.0 + runners.HARD_LIMIT_SLACK,
     }
     sent = []
     from bots import tasks
 
     monkeypatch.setattr(tasks.take_turn, "apply_async", lambda **kw: sent.append(kw))
     settings.BOT_RUNNER = "celery"
-    dispatch.bot_turns_schedule(game.id)
+    scheduling.send(game, scheduling.jobs_of(game))
     ((seat, _level),) = turns.bot_seats_to_act(game)
     assert sent == [
         {"args": (str(game.id), seat, game.head_seq), "queue": settings.BOT_QUEUE, **limits}
@@ -171,8 +172,11 @@ def test_the_bot_task_is_acked_late_requeued_if_its_worker_dies_and_time_limited
     assert app.conf.worker_prefetch_multiplier == 1
     assert app.conf.task_routes["bots.tasks.*"] == {"queue": settings.BOT_QUEUE}
     # The soft limit leaves the search its whole budget and then some; the hard one
-    # comes later still, and the stall sweep waits for it before nudging a turn again.
+    # comes later still. The outbox leases the turn for the thinking time and more, and
+    # a worker killed whole gives its message back well after (the visibility timeout).
     game = hard_game(make_user(), 10.0)
-    limits = dispatch.task_time_limits(game)
+    limits = runners.task_time_limits(game)
     assert 10.0 < limits["soft_time_limit"] < limits["time_limit"]
-    assert settings.BOT_STALL_SECONDS > dispatch.HARD_LIMIT_SLACK
+    assert scheduling.lease_seconds(10.0, 0) > 10.0
+    visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+    assert visibility > limits["time_limit"]

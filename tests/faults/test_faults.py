@@ -12,8 +12,8 @@ from bench import faults
 from tests.production.clients import GameStream
 
 # The target is 5 s (docs/operations.md, "Faults and recovery", has the figures); the
-# bound leaves a loaded 2-core CI machine room and still fails a game that waits for the
-# 30 s stall sweep or a backed-off reconnect.
+# bound leaves a loaded 2-core CI machine room and still fails a game that waits for a
+# doubled bot-turn lease or a backed-off reconnect.
 RECOVERY_LIMIT = 8.0
 HEARTBEAT = 1.0  # the browser's 20 s, scaled down
 CATCH_UP_SECONDS = 30

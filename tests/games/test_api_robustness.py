@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import timedelta
 from unittest import mock
 
 import pytest
@@ -12,7 +13,7 @@ from django.contrib.auth import get_user_model
 from kombu.exceptions import OperationalError
 from rest_framework.test import APIClient
 
-from bots import dispatch
+from bots import scheduling
 from community.models import ChatMessage
 from games.models import Game, GameEvent
 from infra.channel_layer import redis_channel_layer
@@ -279,7 +280,7 @@ def test_an_uncaught_exception_under_api_is_a_json_500_without_the_traceback(sta
 
 
 # ---- Redis down after the commit --------------------------------------------------------
-def test_a_committed_move_answers_201_when_redis_is_down_and_the_sweep_plays_the_bot(
+def test_a_committed_move_answers_201_when_redis_is_down_and_the_outbox_sends_the_bot(
     started, settings, caplog
 ):
     client, game_id = started
@@ -300,20 +301,14 @@ def test_a_committed_move_answers_201_when_redis_is_down_and_the_sweep_plays_the
     assert logged(game_id) == legal["seq"] + 1
     assert any(r.levelname == "ERROR" and r.exc_info for r in caplog.records)
 
-    # Redis is back: the next sweep finds the stalled bot turn and sends it again.
-    settings.BOT_STALL_SECONDS = 0
+    # Redis is back: once the lease ran out the outbox sends the bot turn owed again.
     game = Game.objects.get(pk=game_id)
+    assert game.bots_due_at is not None, "the turn whose send failed is owed"
     with mock.patch("bots.tasks.take_turn.apply_async") as send:
-        later = GameEvent.objects.get(game=game, seq=game.head_seq).recorded_at
-        assert dispatch.stalled_bot_turns_nudge(now=later + _think(game)) == 1
-    (job,) = dispatch._jobs_for(game)
+        assert scheduling.owed_turns_send(now=game.bots_due_at - timedelta(seconds=1)) == 0
+        assert scheduling.owed_turns_send(now=game.bots_due_at) == 1
+    (job,) = scheduling.jobs_of(game)
     assert send.call_args.kwargs["args"] == job and job[2] == game.head_seq
-
-
-def _think(game: Game):
-    from datetime import timedelta
-
-    return timedelta(seconds=game.think_seconds + 1)
 
 
 def test_an_unknown_table_id_in_a_command_url_is_a_json_404(started):

@@ -72,7 +72,6 @@ class Cluster:
             "BOT_MOVE_DELAY": "0",
             "BOT_THINK_SECONDS": "0.2",
             "CLOCK_SWEEP_EVERY": "1",
-            "BOT_STALL_SECONDS": "5",
             "LOG_LEVEL": "WARNING",
             **self.queues,
             **extra,

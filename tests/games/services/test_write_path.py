@@ -16,7 +16,7 @@ import pytest
 from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
-from bots import dispatch
+from bots import scheduling, turns
 from games import selectors, services, storage
 from games import table as tables
 from games.errors import ServiceError
@@ -59,8 +59,10 @@ def sent_bot_turns(settings, monkeypatch) -> list:
     """Bot turns handed to the runner (which plays none of them)."""
     settings.BOT_RUNNER = "none"
     sent: list = []
-    real = dispatch._send
-    monkeypatch.setattr(dispatch, "_send", lambda game, jobs: sent.extend(jobs) or real(game, jobs))
+    real = scheduling.send
+    monkeypatch.setattr(
+        scheduling, "send", lambda game, jobs: sent.extend(jobs) or real(game, jobs)
+    )
     return sent
 
 
@@ -99,7 +101,7 @@ def test_a_move_that_hands_the_turn_to_a_bot_schedules_it_without_a_query(
     game = humans_game([ana], bots=1)
     human = game.seats.get(user=ana).number
     while to_act(game) != {human}:  # the bot opened: play its turns by hand
-        ((bot, _),) = [(s, lvl) for s, lvl in dispatch.turns.bot_seats_to_act(game)]
+        ((bot, _),) = [(s, lvl) for s, lvl in turns.bot_seats_to_act(game)]
         services.game_submit(game_id=game.id, bot_seat=bot, command=first_legal(game, bot))
     sent_bot_turns.clear()
     sql = submit_counting(game, ana, first_legal(game, human), command_id=uuid.uuid4())
