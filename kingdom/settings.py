@@ -307,6 +307,31 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
+# Mail (address verification, password resets, "your turn" emails): printed on the console
+# in the embedded mode; SMTP from EMAIL_HOST & co. in production (docs/operations.md).
+# EMAIL_BACKEND may name any of Django's backends (the browser tests use the file one).
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if "DATABASE_URL" not in os.environ
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kingdom <noreply@localhost>")
+# The site's address as players reach it, for links in mail sent outside a request.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# A verification link works this long (seconds); a "your turn" email goes out at most
+# once per table and player in this many seconds.
+EMAIL_VERIFY_SECONDS = int(os.environ.get("EMAIL_VERIFY_SECONDS", str(3 * 24 * 3600)))
+TURN_EMAIL_EVERY_SECONDS = int(os.environ.get("TURN_EMAIL_EVERY_SECONDS", "3600"))
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = False
