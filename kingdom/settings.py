@@ -96,6 +96,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The site's 404 page with DEBUG on too; inside CommonMiddleware, which still
+    # redirects "/leaderboard" to "/leaderboard/" (kingdom/ops/not_found.py).
+    "kingdom.ops.not_found.SiteNotFoundMiddleware",
     # Last: the whole chain runs in one thread under ASGI (kingdom/ops/sync_chain.py).
     "kingdom.ops.sync_chain.SyncChainMiddleware",
 ]

@@ -6,6 +6,7 @@ turns them off without logging in. Password resets are Django's own views
 from __future__ import annotations
 
 import logging
+import smtplib
 import uuid
 from datetime import datetime, timedelta
 
@@ -55,12 +56,19 @@ def address_set(*, user: AbstractBaseUser, email: str, site: str) -> None:
         verification_send(user=user, site=site)
 
 
-def verification_send(*, user: AbstractBaseUser, site: str) -> None:
+def verification_send(*, user: AbstractBaseUser, site: str) -> bool:
+    """Mail the account's address a link that confirms it; False (logged) when the mail
+    server refused it (the address stays, unconfirmed: the account page sends again)."""
     email = getattr(user, "email", "")
     token = signing.dumps({"u": user.pk, "e": email}, salt=VERIFY_SALT)
     link = site.rstrip("/") + reverse("email-verify", args=[token])
     body = render_to_string("players/mail/verify.txt", {"user": user, "link": link})
-    EmailMessage("Confirm your email address", body, to=[email]).send()
+    try:
+        EmailMessage("Confirm your email address", body, to=[email]).send()
+    except (OSError, smtplib.SMTPException):  # SMTPException is an OSError; both named
+        log.warning("verification mail to account %s not sent", user.pk, exc_info=True)
+        return False
+    return True
 
 
 def address_verify(*, token: str) -> AbstractBaseUser:

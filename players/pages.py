@@ -113,8 +113,12 @@ def account(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         site = request.build_absolute_uri("/")
         if "resend" in request.POST and user.email:
-            mail.verification_send(user=user, site=site)
-            notice = f"A new link is on its way to {user.email}."
+            sent = mail.verification_send(user=user, site=site)
+            notice = (
+                f"A new link is on its way to {user.email}."
+                if sent
+                else "The mail could not be sent just now; try again later."
+            )
         else:
             email = form.cleaned_data["email"]
             changed = email != user.email
