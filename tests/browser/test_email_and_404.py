@@ -103,3 +103,21 @@ def test_a_missing_page_is_the_sites_own_404(browser, server_url, artifacts, siz
     expect(page.get_by_text("URLconf")).to_have_count(0)
     page.screenshot(path=artifacts / f"404-{size}.png", full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_footer_leads_to_an_about_page_with_the_api_for_developers(
+    browser, server_url, artifacts, size
+):
+    width, height = SIZES[size]
+    context = browser.new_context(base_url=server_url, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto("/leaderboard/")
+    expect(page.get_by_text("For developers: the API")).to_have_count(0)
+    page.get_by_test_id("footer-about").click()
+    page.wait_for_url("**/about/")
+    expect(page.get_by_role("heading", name="About Kingdom")).to_be_visible()
+    expect(page.get_by_role("link", name="API")).to_have_attribute("href", "/api/docs/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    page.screenshot(path=artifacts / f"about-{size}.png", full_page=True)
+    context.close()

@@ -104,8 +104,13 @@ def test_the_fairness_link_opens_the_audit_page_which_fits_a_phone(new_player, a
     seed = page.evaluate("window.kingdomTable.table.summary.seed")
     page.get_by_role("link", name="Check that the shuffles were fair").click()
     page.wait_for_url(f"**/tables/{table_id}/audit/")
+    # One plain sentence first; the seed and hashes are folded away until asked for.
+    expect(page.get_by_test_id("audit-summary")).to_contain_text("This game's shuffles check out.")
+    expect(page.locator("[data-testid='seed']")).to_be_hidden()
+    page.get_by_text("Integrity: hashes, seed and signatures").click()
     # The seed lives here, and the page does not scroll sideways.
     expect(page.locator("[data-testid='seed']")).to_have_text(seed)
+    expect(page.locator("[data-testid='seed']")).to_be_visible()
     expect(page.locator("#audit-board .kb-board")).to_be_visible()
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= 391, f"the audit page is {wide}px wide on a 390px phone"
