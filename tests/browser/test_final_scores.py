@@ -155,3 +155,34 @@ def test_the_other_player_is_shown_the_way_to_a_rematch_as_it_opens(
     ana.page.goto(f"/tables/{table_id}/")
     expect(ana.page.locator("#rematch")).to_have_text(f"Join {bo.name}'s rematch")
     assert ana.errors == [] and bo.errors == []
+
+
+@pytest.mark.parametrize("size", {"laptop": (1366, 768), "phone": (390, 844)}.items(), ids=str)
+def test_replaying_folds_the_final_scores_to_one_line_with_the_board_in_view(
+    new_player, artifacts, size
+):
+    name, (width, height) = size
+    ana = new_player("ana", width=width, height=height)
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    finish_by_resigning(page)
+    result = page.locator("#result")
+    expect(result.locator(".result-table")).to_be_visible()
+    page.locator(".replay").get_by_role("button", name="Previous move").click()
+    folded = result.locator(".result-folded")
+    expect(folded).to_contain_text("Final scores: 1.")
+    expect(result.locator(".result-table")).to_have_count(0)
+    assert folded.bounding_box()["height"] < 60, "one line (two at most on a phone)"
+    # The board and the sticky replay bar are both in view, the bar not covering the board.
+    expect(page.locator(".board-area.is-replay .kingdoms-board")).to_be_visible()
+    board = page.locator(".board-area.is-replay .kingdoms-board").bounding_box()
+    bar = page.locator(".board-column .replay").bounding_box()
+    assert 0 <= board["y"] < height * 0.5, f"the board starts at {board['y']}px"
+    assert bar["y"] + bar["height"] <= height + 1, bar
+    if board["y"] + board["height"] <= height:  # all of it fits: the bar is below it
+        assert bar["y"] >= board["y"] + board["height"] - 1, (board, bar)
+    page.screenshot(path=artifacts / f"replay-folded-{name}.png")
+    page.get_by_test_id("result-show").click()
+    expect(result.locator(".result-table")).to_be_visible()
+    assert ana.errors == []

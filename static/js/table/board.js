@@ -121,6 +121,19 @@ export class BoardPart {
     }
     const wasHidden = box.hidden;
     box.hidden = false;
+    if (table.replay.at !== null) {
+      // Replaying an earlier move: the result folds to one line, so the board stays the
+      // page's subject; "Show" goes back to the final position and the full result.
+      const byDeparture = table.events.findLast((e) => e.type === "result_declared")?.data?.by;
+      const scoreOf = (seat) => (byDeparture ? table.renderer?.scoreOf?.(table.view, seat) ?? "" : outcome.scores?.[String(seat)] ?? "");
+      const line = outcome.ranking
+        .map((group, index) => group.map((seat) => `${index + 1}. ${this.playerName(seat)} ${scoreOf(seat)}`.trim()).join(", "))
+        .join(" · ");
+      const show = h("button", { type: "button", class: "link-button", "data-testid": "result-show" }, "Show");
+      show.addEventListener("click", () => this.client.replay.seek(table.lastSeq));
+      clear(box).append(h("p", { class: "result-folded", dataset: { folded: "1" } }, h("strong", {}, "Final scores: "), line, " ", show));
+      return;
+    }
     const label = table.renderer?.breakdownLabel || ((key) => key.replaceAll("_", " "));
     // Ended because the others left: the result says who won that way, and each seat's
     // score is the game's own (gold, points) as the board stood, not a 1 or a 0.
