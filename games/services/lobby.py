@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import secrets
 import uuid
@@ -355,6 +356,11 @@ def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
             order += 1
     rematch.rematch_of = game
     rematch.save(update_fields=["rematch_of"])
+    if len(humans) == 1:
+        # Against bots only nobody else is awaited: it starts at once (else, as a table
+        # with too many hard bots for its host, it waits open for the host to change it).
+        with contextlib.suppress(ServiceError):
+            rematch = game_start(game_id=rematch.id, user=user)
     after_commit(rematch, lobby=True)
     offer = selectors.rematch_offer(rematch)
     transaction.on_commit(lambda: publishing.rematch_opened(game.id, offer))

@@ -79,3 +79,19 @@ def test_a_table_like_the_game_opened_by_hand_is_not_its_rematch(api):
     assert ana.get(f"/api/tables/{game.id}/").json()["rematch"] is None
     rematch = ana.post(f"/api/tables/{game.id}/rematch/").json()
     assert rematch["id"] != str(by_hand.id) and rematch["host"] == "ana"
+
+
+def test_a_rematch_against_bots_only_starts_at_once(api):
+    ana = api("ana")
+    game = resigned_game([ana.user], bots=1)
+    answer = ana.post(f"/api/tables/{game.id}/rematch/")
+    assert answer.status_code == 201, answer.json()
+    table = answer.json()
+    assert table["status"] == "active"
+    assert sorted((s["user"] or "", s["bot"] or "") for s in table["seats"]) == [
+        ("", "easy"),
+        ("ana", ""),
+    ]
+    # Asking again finds no open rematch: the started one is not offered again.
+    again = ana.post(f"/api/tables/{game.id}/rematch/").json()
+    assert again["id"] != table["id"]
