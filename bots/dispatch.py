@@ -237,12 +237,14 @@ def _worker() -> FairRunner:
 
 
 def sweep() -> tuple[int, int]:
-    """One clock sweep: record the timeouts of clocks that ran out, then nudge stalled bot
-    turns; returns (timeouts recorded, bot turns scheduled again). Celery beat's task
-    first exports how long the oldest run-out clock waited (bots.tasks.sweep_clocks)."""
-    from games.services import clock_sweep
+    """One clock sweep: record the timeouts of clocks that ran out, close the rematch
+    tables nobody came to, then nudge stalled bot turns; returns (timeouts recorded, bot
+    turns scheduled again). Celery beat's task first exports how long the oldest run-out
+    clock waited (bots.tasks.sweep_clocks)."""
+    from games.services import clock_sweep, stale_rematches_close
 
     timeouts = clock_sweep()
+    stale_rematches_close()
     return timeouts, stalled_bot_turns_nudge()
 
 

@@ -252,6 +252,8 @@ BOT_LEASE_SECONDS = float(os.environ.get("BOT_LEASE_SECONDS", "3"))
 BOT_DISPATCH_EVERY = float(os.environ.get("BOT_DISPATCH_EVERY", "1"))
 # Bot opponents skip a seat out of time, and expel it at its n-th turn out of time.
 BOT_EXPEL_AFTER_TIMEOUTS = int(os.environ.get("BOT_EXPEL_AFTER_TIMEOUTS", "3"))
+# A rematch table still waiting for a player this long after it opened is closed.
+REMATCH_OPEN_MINUTES = float(os.environ.get("REMATCH_OPEN_MINUTES", "5"))
 # An untimed table: a player to act without a move for this long is gone (skip / expel).
 ABSENT_AFTER_HOURS = float(os.environ.get("ABSENT_AFTER_HOURS", "48"))
 

@@ -6,6 +6,7 @@ import contextlib
 import copy
 import secrets
 import uuid
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -365,3 +366,31 @@ def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
     offer = selectors.rematch_offer(rematch)
     transaction.on_commit(lambda: publishing.rematch_opened(game.id, offer))
     return rematch
+
+
+# Open rematch tables one sweep looks at, at most (the oldest first).
+REMATCH_SWEEP_BATCH = 100
+
+
+def stale_rematches_close(*, now: datetime | None = None) -> int:
+    """Close the rematch tables still waiting for a player REMATCH_OPEN_MINUTES after
+    they opened (aborted before their start, as an abandoned challenge table is): who has
+    not come by then is not coming, and the table would wait in the lobby for good.
+    Run by the clock sweep; returns how many were closed."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(minutes=settings.REMATCH_OPEN_MINUTES)
+    stale = Game.objects.filter(
+        status=Game.Status.OPEN, rematch_of__isnull=False, created_at__lte=cutoff
+    )
+    closed = 0
+    for game_id in stale.order_by("created_at").values_list("id", flat=True)[:REMATCH_SWEEP_BATCH]:
+        with transaction.atomic():
+            game = table_locked(game_id)
+            if game.status != Game.Status.OPEN:  # started or closed meanwhile
+                continue
+            game.status = Game.Status.ABORTED
+            game.finished_at = now
+            game.save(update_fields=["status", "finished_at"])
+            after_commit(game, lobby=not game.private)
+        closed += 1
+    return closed
