@@ -66,11 +66,11 @@ def seat_names(game: Game, seats: Iterable[Seat] | None = None) -> dict[int, str
 
 def _read_seat_names(game: Game) -> dict[int, str]:
     return {
-        s.number: _log_name(s) for s in game.seats.select_related("user") if s.number is not None
+        s.number: log_name(s) for s in game.seats.select_related("user") if s.number is not None
     }
 
 
-def _log_name(seat: Seat) -> str:
+def log_name(seat: Seat) -> str:
     """A person who left the table keeps their own name in the log, never "(bot)": the
     moves and the departure were theirs (a bot plays the seat on, as the log says)."""
     if seat.user_id is not None and seat.departed:

@@ -41,6 +41,9 @@ def test_a_spectator_sees_every_seats_secrets_once_the_game_is_over(new_player, 
     ana.page.click("#resign")
     ana.page.click("#resign-confirm")
     expect(spectator.locator("#turn-banner")).to_contain_text("Game over", timeout=30000)
+    # The live log (the game's news, not a fresh read) names the player who left as such.
+    expect(spectator.locator("#log")).to_contain_text(f"{ana.name} resigned")
+    expect(spectator.locator("#log")).not_to_contain_text(f"{ana.name} (bot)")
 
     state = api_json(spectator, f"/api/tables/{table_id}/view/")["state"]
     secrets = {seat: part for seat, part in state["revealed"].items() if part}
