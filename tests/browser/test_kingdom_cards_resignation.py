@@ -68,8 +68,16 @@ def test_one_consistent_result_after_a_resignation(new_player, artifacts, size):
     assert mine not in log_text and ana.name in log_text
     assert f"{mine} completed a kingdom and won" not in log_text
     assert f"Won by {mine}" not in log_text
+    # The end screen: no centre card, turn counter or empty battle; the revealed hands fit.
+    expect(page.locator(".kc-battle")).to_have_count(0)
+    expect(page.locator(".kc-kingdoms")).not_to_contain_text("in hand")
+    expect(page.locator("#seats")).not_to_contain_text("in hand")
+    for card in page.locator("#result [data-part='revealed'] .kc-card").all():
+        box = card.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     page.locator("#result").scroll_into_view_if_needed()
-    page.screenshot(path=artifacts / f"kc-resignation-result-{size}.png")
+    page.screenshot(path=artifacts / f"kc-resignation-result-{size}.png", full_page=True)
     page.locator("#log").scroll_into_view_if_needed()
     page.screenshot(path=artifacts / f"kc-resignation-log-{size}.png")
     assert ana.errors == []
