@@ -33,6 +33,7 @@ from games.services.writing import (
     bots_owed,
     clock_deadline_of,
     command_record,
+    people_now_to_act,
     playing_seat,
     ruleset_named,
 )
@@ -288,7 +289,10 @@ def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
         setattr(game, field, value)
     held = storage.Head(copy.copy(game), table, rows[-1].hash, seats)
     transaction.on_commit(lambda: storage.heads.put(held))
-    after_commit(game, lobby=not game.private, bots=True)
+    # At a turn-based table the first people to act are mailed "your turn" (the host
+    # who started it has the page open, so not them).
+    turning = people_now_to_act(rules, game, table, seats, None)
+    after_commit(game, lobby=not game.private, bots=True, turn_users=turning)
     account_news.game_started(game, seats)
     return game
 

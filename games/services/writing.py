@@ -279,16 +279,17 @@ def _decide_and_record(
         game,
         submitted.notices if publish else (),
         bot_turns=bot_turns,
-        turn_users=_people_now_to_act(rules, game, table, seats, intent.seat),
+        turn_users=people_now_to_act(rules, game, table, seats, intent.seat),
     )
     return submitted
 
 
-def _people_now_to_act(
+def people_now_to_act(
     rules: Ruleset, game: Game, table: tables.TableState, seats: list[Seat], mover: int | None
 ) -> list[int]:
     """The accounts to mail "your turn" at a turn-based table: people (not bots, not
-    departed) to act at this head, the mover aside (still at the table)."""
+    departed) to act at this head, the mover aside (still at the table; None at the
+    start)."""
     if (game.time_control or {}).get("kind") != clocks.TURN or table.over:
         return []
     acting = tables.to_act(rules, table) - {mover}

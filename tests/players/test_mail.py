@@ -199,3 +199,22 @@ def test_the_unsubscribe_link_works_without_logging_in(client, make_user):
     forged = signing.dumps(ana.pk, salt="another-salt")
     answer = client.post(reverse("turn-emails-off", args=[forged]))
     assert answer.status_code == 400
+
+
+def test_a_turn_based_table_starting_mails_the_first_player_to_act(
+    make_user, django_capture_on_commit_callbacks
+):
+    from games import services
+
+    ana, bob = make_user("ana"), make_user("bob")
+    verified(ana, "ana@example.org")
+    verified(bob, "bob@example.org")
+    game = services.table_create(
+        user=ana, ruleset="kingdoms", seats=2, options={}, time_control=TURNS
+    )
+    services.table_join(game_id=game.id, user=bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_start(game_id=game.id, user=ana)
+    by_seat = {s.number: s.user for s in Game.objects.get(pk=game.id).seats.all()}
+    first = [by_seat[s].email for s in sorted(to_act(game))]
+    assert [m.to[0] for m in outbox.outbox] == first
