@@ -32,7 +32,9 @@ def test_each_dot_is_the_seat_the_line_names(new_player, artifacts):
     page.click("#resign")
     page.click("#resign-confirm")
     expect(page.locator("#result")).to_be_visible(timeout=90000)
-    names = {s["seat"]: s["name"] for s in api_json(page, f"/api/tables/{table_id}/")["seats"]}
+    seats = api_json(page, f"/api/tables/{table_id}/")["seats"]
+    # The log calls the player who resigned by their own name (the seat list: "(bot)").
+    names = {s["seat"]: s["user"] if s["resigned"] else s["name"] for s in seats}
     by_length = sorted(names.items(), key=lambda item: -len(item[1]))
 
     lines = page.evaluate(LINES)
