@@ -123,11 +123,14 @@ def owed_turns_send(*, now: datetime | None = None) -> int:
 
 def sweep() -> tuple[int, int]:
     """One round of the embedded server's ``Ticker`` and of ``manage.py sweep_clocks``:
-    record the timeouts of clocks that ran out, then send again the bot turns owed whose
-    lease ran out; returns (timeouts recorded, bot turns sent again)."""
-    from games.services import clock_sweep
+    record the timeouts of clocks that ran out, close the rematch tables nobody came to,
+    then send again the bot turns owed whose lease ran out; returns (timeouts recorded,
+    bot turns sent again)."""
+    from games.services import clock_sweep, stale_rematches_close
 
-    return clock_sweep(), owed_turns_send()
+    timeouts = clock_sweep()
+    stale_rematches_close()
+    return timeouts, owed_turns_send()
 
 
 class Ticker:

@@ -25,11 +25,14 @@ def dispatch_bot_turns() -> int:
 @shared_task(name="bots.tasks.sweep_clocks", ignore_result=True)
 def sweep_clocks() -> int:
     """Run by Celery beat every CLOCK_SWEEP_EVERY seconds (see kingdom/settings.py): record
-    the clocks' timeouts. Returns the timeouts recorded."""
-    from games.services import clock_sweep
+    the clocks' timeouts and close the rematch tables nobody came to. Returns the timeouts
+    recorded."""
+    from games.services import clock_sweep, stale_rematches_close
 
     observe_sweep_lag()
-    return clock_sweep()
+    timeouts = clock_sweep()
+    stale_rematches_close()
+    return timeouts
 
 
 def observe_sweep_lag() -> None:

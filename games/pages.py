@@ -40,6 +40,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", {"rulesets": rulesets, "think": think})
 
 
+def about(request: HttpRequest) -> HttpResponse:
+    """What the site is, how its shuffles can be checked, and (last) its API."""
+    games = [
+        {"key": r.key, "name": r.name, "about": GAME_IN_A_SENTENCE.get(r.key, "")}
+        for r in all_rulesets()
+    ]
+    return render(request, "about.html", {"games": games})
+
+
 def table(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         game = selectors.get_game(game_id)

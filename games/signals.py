@@ -20,6 +20,11 @@ bots app sends them (bots/scheduling.py). Sent with ``send_robust``: the move is
 committed, so a receiver's failure (a broker down) is logged and the other steps after
 commit still run; the bots app sends again a bot turn that was lost that way, from the
 game row's ``bots_due_at`` (recorded with the move that made it due).
+
+``turn_passed``: after commit, at a turn-based table (hours per move), people other than
+the mover are now to act. Sent with ``game``, ``head_seq`` and ``user_ids`` (their
+accounts). The players app mails them "your turn" (players/receivers.py). Sent with
+``send_robust``, for the same reason as ``bot_turns_due``; a lost email is not sent again.
 """
 
 from __future__ import annotations
@@ -32,3 +37,4 @@ ACTIONS = (KICK, ABORT, DISCONNECT, HOST_ACTION)
 staff_acted = Signal()
 game_finished = Signal()
 bot_turns_due = Signal()
+turn_passed = Signal()

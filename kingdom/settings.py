@@ -96,7 +96,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last: the whole chain runs in one thread under ASGI (infra/sync_chain.py).
+    # The site's 404 page with DEBUG on too; inside CommonMiddleware, which still
+    # redirects "/leaderboard" to "/leaderboard/" (games/not_found.py).
+    "games.not_found.SiteNotFoundMiddleware",
+    # The whole chain runs in one thread under ASGI (infra/sync_chain.py).
     "infra.sync_chain.SyncChainMiddleware",
     # Inside the chain's thread: a view's news published on the request's loop.
     "games.api.middleware.news_middleware",
@@ -248,6 +251,8 @@ BOT_LEASE_SECONDS = float(os.environ.get("BOT_LEASE_SECONDS", "3"))
 BOT_DISPATCH_EVERY = float(os.environ.get("BOT_DISPATCH_EVERY", "1"))
 # Bot opponents skip a seat out of time, and expel it at its n-th turn out of time.
 BOT_EXPEL_AFTER_TIMEOUTS = int(os.environ.get("BOT_EXPEL_AFTER_TIMEOUTS", "3"))
+# A rematch table still waiting for a player this long after it opened is closed.
+REMATCH_OPEN_MINUTES = float(os.environ.get("REMATCH_OPEN_MINUTES", "5"))
 # An untimed table: a player to act without a move for this long is gone (skip / expel).
 ABSENT_AFTER_HOURS = float(os.environ.get("ABSENT_AFTER_HOURS", "48"))
 
@@ -305,6 +310,31 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+# Mail (address verification, password resets, "your turn" emails): printed on the console
+# in the embedded mode; SMTP from EMAIL_HOST & co. in production (docs/operations.md).
+# EMAIL_BACKEND may name any of Django's backends (the browser tests use the file one).
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if "DATABASE_URL" not in os.environ
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kingdom <noreply@localhost>")
+# The site's address as players reach it, for links in mail sent outside a request.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# A verification link works this long (seconds); a "your turn" email goes out at most
+# once per table and player in this many seconds.
+EMAIL_VERIFY_SECONDS = int(os.environ.get("EMAIL_VERIFY_SECONDS", str(3 * 24 * 3600)))
+TURN_EMAIL_EVERY_SECONDS = int(os.environ.get("TURN_EMAIL_EVERY_SECONDS", "3600"))
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -17,6 +17,7 @@ urlpatterns = [
     path("metrics", metrics.metrics_view, name="metrics"),
     path("favicon.ico", RedirectView.as_view(url="/static/favicon.svg", permanent=True)),
     path("", pages.lobby, name="lobby"),
+    path("about/", pages.about, name="about"),
     path("tables/<uuid:game_id>/", pages.table, name="table-page"),
     # The audit page, and its API under api/tables/<id>/audit/.
     path("", include("audit.urls")),

@@ -84,3 +84,34 @@ class BotAccount(models.Model):
 
     def __str__(self) -> str:
         return f"bot account {self.user}"
+
+
+class MailSettings(models.Model):
+    """What a player's email address is good for. The address itself is the account's
+    ``email``; it counts as verified while it equals ``verified_email`` (a signed link
+    mailed to it was opened), so a changed address is unverified until its own link is."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, related_name="mail_settings", on_delete=models.CASCADE
+    )
+    verified_email = models.EmailField(blank=True)
+    # "Your turn" emails for turn-based tables; off from the unsubscribe link.
+    turn_emails = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return f"mail settings of {self.user}"
+
+
+class TurnEmail(models.Model):
+    """When a player was last mailed "your turn" at a table: at most one an hour each."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="turn_emails", on_delete=models.CASCADE
+    )
+    game = models.ForeignKey("games.Game", related_name="turn_emails", on_delete=models.CASCADE)
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="one_turn_email_row_per_table")
+        ]

@@ -9,14 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
 
-from games.errors import NotFound
-from players import ratings, selectors, throttles
+from games.errors import NotFound, ServiceError
+from players import mail, ratings, selectors, throttles
 
 LEADERBOARD_TOP = 10  # per game on the page of all leaderboards
 LEADERBOARD_PAGE = 200  # on one game's page
@@ -35,7 +38,13 @@ def _throttled(request: HttpRequest, scope: str, template: str, form: Any) -> Ht
 
 
 class SignupForm(UserCreationForm):
-    """Django's, refusing a name that reads like a player's (as the API does)."""
+    """Django's, refusing a name that reads like a player's (as the API does), with an
+    optional email address (verified by a link mailed to it)."""
+
+    email = forms.EmailField(required=False, label="Email (optional)")
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
 
     def clean_username(self) -> str:
         username = super().clean_username()
@@ -50,6 +59,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         return refused
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        if user.email:
+            mail.verification_send(user=user, site=request.build_absolute_uri("/"))
         login(request, user)
         return redirect("lobby")
     return render(request, "players/signup.html", {"form": form})
@@ -62,6 +73,86 @@ class LoginView(auth_views.LoginView):
         if refused := _throttled(request, "login", self.template_name, self.get_form_class()()):
             return refused
         return super().post(request, *args, **kwargs)
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's, mailing only verified addresses: an address someone typed without
+    proving it is theirs must not let its owner take over the account."""
+
+    def get_users(self, email: str) -> Any:
+        return [u for u in super().get_users(email) if mail.verified_address(u) == u.email]
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "players/password_reset.html"
+    email_template_name = "players/mail/password_reset.txt"
+    subject_template_name = "players/mail/password_reset_subject.txt"
+    form_class = PasswordResetForm
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if refused := _throttled(request, "login", self.template_name, self.form_class()):
+            return refused
+        return super().post(request, *args, **kwargs)
+
+
+class AccountMailForm(forms.Form):
+    email = forms.EmailField(required=False, label="Email address")
+    turn_emails = forms.BooleanField(
+        required=False, label="Email me when it is my turn at a table with hours per move"
+    )
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """The player's own settings: the email address and the "your turn" emails."""
+    user = request.user
+    settings_ = mail.settings_of(user)
+    initial = {"email": user.email, "turn_emails": settings_.turn_emails}
+    form = AccountMailForm(request.POST or None, initial=initial)
+    notice = ""
+    if request.method == "POST" and form.is_valid():
+        site = request.build_absolute_uri("/")
+        if "resend" in request.POST and user.email:
+            sent = mail.verification_send(user=user, site=site)
+            notice = (
+                f"A new link is on its way to {user.email}."
+                if sent
+                else "The mail could not be sent just now; try again later."
+            )
+        else:
+            email = form.cleaned_data["email"]
+            changed = email != user.email
+            mail.address_set(user=user, email=email, site=site)
+            mail.turn_emails_set(user=user, on=form.cleaned_data["turn_emails"])
+            notice = (
+                f"Saved. Open the link we mailed to {email} to confirm it."
+                if changed and email
+                else "Saved."
+            )
+    context = {"form": form, "verified": bool(mail.verified_address(user)), "notice": notice}
+    return render(request, "players/account.html", context)
+
+
+def email_verify(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        user = mail.address_verify(token=token)
+    except ServiceError as exc:
+        return render(request, "players/link.html", {"problem": exc.message}, status=400)
+    return render(request, "players/link.html", {"done": f"{user.email} is confirmed."})
+
+
+@require_http_methods(["GET", "POST"])
+def turn_emails_off(request: HttpRequest, token: str) -> HttpResponse:
+    """The unsubscribe link of a "your turn" email: no login needed (the link is signed);
+    a GET asks, the POST turns them off (a mail scanner opening links changes nothing)."""
+    if request.method == "GET":
+        return render(request, "players/unsubscribe.html", {"token": token})
+    try:
+        mail.turn_emails_off(token=token)
+    except ServiceError as exc:
+        return render(request, "players/link.html", {"problem": exc.message}, status=400)
+    done = 'You will get no more "your turn" emails. Turn them on again in your account.'
+    return render(request, "players/link.html", {"done": done})
 
 
 # ---- profiles and leaderboards ----------------------------------------------------------

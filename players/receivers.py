@@ -2,7 +2,8 @@
 (games.signals.game_finished), the ratings games shows on its tables
 (games.selectors.ratings, set in players/apps.py), the sockets (and unused socket
 tickets) of a session that logs out or an account that is deactivated, closed, and each
-account's name skeletons kept in step with its name."""
+account's name skeletons kept in step with its name, and "your turn" emails
+(games.signals.turn_passed)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from rest_framework.authtoken.models import Token
 from games import publishing, signals
 from games import table as tables
 from games.models import Game
-from players import authentication, names, services, tickets
+from players import authentication, mail, names, services, tasks, tickets
 from players.models import NameSkeleton, Rating, RatingChange
 
 
@@ -27,6 +28,17 @@ from players.models import NameSkeleton, Rating, RatingChange
 def record_result(*, game: Game, table: tables.TableState, **_: Any) -> None:
     # Sent inside the write path's transaction: the ratings commit with the final event.
     services.rating_record_result(game=game, table=table)
+
+
+@receiver(signals.turn_passed, dispatch_uid="players.turn_emails")
+def turn_emails(*, game: Game, user_ids: list[int], **_: Any) -> None:
+    # After commit. Side work runs where bot turns do: on the Celery workers with the
+    # "celery" runner (SMTP may be slow), else here (the embedded mode's console mail).
+    for user_id in user_ids:
+        if settings.BOT_RUNNER == "celery":
+            tasks.turn_email.delay(user_id, str(game.id))
+        else:
+            mail.turn_email_send(user_id=user_id, game_id=game.id)
 
 
 @receiver(user_logged_out, dispatch_uid="players.close_signed_out_sockets")

@@ -46,7 +46,9 @@ def seat_names(game: Game, seats: Iterable[Seat] | None = None) -> dict[int, str
     account, hence the minute's bound."""
     if seats is None:
         return _read_seat_names(game)
-    signature = sorted((s.number or -1, s.user_id, s.bot_level, s.joined_order) for s in seats)
+    signature = sorted(
+        (s.number or -1, s.user_id, s.bot_level, s.joined_order, s.departed) for s in seats
+    )
     key = (game.pk, tuple(signature))
     now = time.monotonic()
     with _names_lock:
@@ -64,8 +66,16 @@ def seat_names(game: Game, seats: Iterable[Seat] | None = None) -> dict[int, str
 
 def _read_seat_names(game: Game) -> dict[int, str]:
     return {
-        s.number: s.display_name for s in game.seats.select_related("user") if s.number is not None
+        s.number: log_name(s) for s in game.seats.select_related("user") if s.number is not None
     }
+
+
+def log_name(seat: Seat) -> str:
+    """A person who left the table keeps their own name in the log, never "(bot)": the
+    moves and the departure were theirs (a bot plays the seat on, as the log says)."""
+    if seat.user_id is not None and seat.departed:
+        return str(seat.user.username)
+    return seat.display_name
 
 
 NAMES_CACHE_SIZE = 2048

@@ -14,7 +14,7 @@ from games import table as tables
 from games.errors import NotFound
 from games.models import Game, GameEvent, Seat
 from games.rules import get_ruleset
-from games.selectors.events import reveals_all
+from games.selectors.events import log_name, reveals_all
 from games.storage.chain import first_broken_link
 
 
@@ -58,7 +58,7 @@ def seat_directory(
     for seat in game.seats.select_related("user") if seats is None else seats:
         if seat.number is None:
             continue
-        names[seat.number] = seat.display_name
+        names[seat.number] = log_name(seat)
         if seat.user_id and not seat.departed and seat.user.is_active:
             viewers[seat.user_id] = seat.number
     return viewers, names

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import secrets
 import uuid
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -31,6 +33,7 @@ from games.services.writing import (
     bots_owed,
     clock_deadline_of,
     command_record,
+    people_now_to_act,
     playing_seat,
     ruleset_named,
 )
@@ -286,7 +289,10 @@ def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
         setattr(game, field, value)
     held = storage.Head(copy.copy(game), table, rows[-1].hash, seats)
     transaction.on_commit(lambda: storage.heads.put(held))
-    after_commit(game, lobby=not game.private, bots=True)
+    # At a turn-based table the first people to act are mailed "your turn" (the host
+    # who started it has the page open, so not them).
+    turning = people_now_to_act(rules, game, table, seats, None)
+    after_commit(game, lobby=not game.private, bots=True, turn_users=turning)
     account_news.game_started(game, seats)
     return game
 
@@ -355,7 +361,40 @@ def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
             order += 1
     rematch.rematch_of = game
     rematch.save(update_fields=["rematch_of"])
+    if len(humans) == 1:
+        # Against bots only nobody else is awaited: it starts at once (else, as a table
+        # with too many hard bots for its host, it waits open for the host to change it).
+        with contextlib.suppress(ServiceError):
+            rematch = game_start(game_id=rematch.id, user=user)
     after_commit(rematch, lobby=True)
     offer = selectors.rematch_offer(rematch)
     transaction.on_commit(lambda: publishing.rematch_opened(game.id, offer))
     return rematch
+
+
+# Open rematch tables one sweep looks at, at most (the oldest first).
+REMATCH_SWEEP_BATCH = 100
+
+
+def stale_rematches_close(*, now: datetime | None = None) -> int:
+    """Close the rematch tables still waiting for a player REMATCH_OPEN_MINUTES after
+    they opened (aborted before their start, as an abandoned challenge table is): who has
+    not come by then is not coming, and the table would wait in the lobby for good.
+    Run by the clock sweep; returns how many were closed."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(minutes=settings.REMATCH_OPEN_MINUTES)
+    stale = Game.objects.filter(
+        status=Game.Status.OPEN, rematch_of__isnull=False, created_at__lte=cutoff
+    )
+    closed = 0
+    for game_id in stale.order_by("created_at").values_list("id", flat=True)[:REMATCH_SWEEP_BATCH]:
+        with transaction.atomic():
+            game = table_locked(game_id)
+            if game.status != Game.Status.OPEN:  # started or closed meanwhile
+                continue
+            game.status = Game.Status.ABORTED
+            game.finished_at = now
+            game.save(update_fields=["status", "finished_at"])
+            after_commit(game, lobby=not game.private)
+        closed += 1
+    return closed

@@ -275,8 +275,29 @@ def _decide_and_record(
         news=news,
         notices=tuple(notices),
     )
-    after_commit(game, submitted.notices if publish else (), bot_turns=bot_turns)
+    after_commit(
+        game,
+        submitted.notices if publish else (),
+        bot_turns=bot_turns,
+        turn_users=people_now_to_act(rules, game, table, seats, intent.seat),
+    )
     return submitted
+
+
+def people_now_to_act(
+    rules: Ruleset, game: Game, table: tables.TableState, seats: list[Seat], mover: int | None
+) -> list[int]:
+    """The accounts to mail "your turn" at a turn-based table: people (not bots, not
+    departed) to act at this head, the mover aside (still at the table; None at the
+    start)."""
+    if (game.time_control or {}).get("kind") != clocks.TURN or table.over:
+        return []
+    acting = tables.to_act(rules, table) - {mover}
+    return [
+        s.user_id
+        for s in seats
+        if s.number in acting and s.user_id is not None and not s.is_bot and not s.departed
+    ]
 
 
 def _apply(game: Game, changes: dict[str, Any]) -> None:
@@ -309,11 +330,14 @@ def after_commit(
     lobby: bool = False,
     bots: bool = False,
     bot_turns: list[tuple[int, str]] | None = None,
+    turn_users: list[int] | None = None,
 ) -> None:
     """After commit (at once in autocommit): send ``notices`` to the channel layer (with
     ``lobby``: the game's sockets and the lobby are told the table changed), then have the
     bot turns scheduled: ``bot_turns`` (seat, level), found by the write, or with ``bots``
-    found by the bots app (queries). Both through ``signals.bot_turns_due``."""
+    found by the bots app (queries). Both through ``signals.bot_turns_due``. Then the
+    people now to act at a turn-based table (``turn_users``) through
+    ``signals.turn_passed``."""
     head = game.head_seq
     if lobby:
         notices = [
@@ -331,8 +355,10 @@ def after_commit(
             publishing.send(notices)
         if bots or bot_turns:
             _bot_turns_due(game, head, None if bots else bot_turns)
+        if turn_users:
+            _turn_passed(game, head, turn_users)
 
-    if notices or bots or bot_turns:
+    if notices or bots or bot_turns or turn_users:
         transaction.on_commit(notify)
 
 
@@ -349,6 +375,15 @@ def _bot_turns_due(game: Game, head: int, bot_turns: list[tuple[int, str]] | Non
                 receiver,
                 exc_info=answer,
             )
+
+
+def _turn_passed(game: Game, head: int, user_ids: list[int]) -> None:
+    answers = signals.turn_passed.send_robust(
+        sender=Game, game=game, head_seq=head, user_ids=user_ids
+    )
+    for receiver, answer in answers:
+        if isinstance(answer, Exception):
+            log.error("game %s at seq %s: %r failed", game.id, head, receiver, exc_info=answer)
 
 
 def bots_owed(game: Game, now: datetime) -> dict[str, Any]:

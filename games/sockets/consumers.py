@@ -19,7 +19,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.db import connections
 
-from games import publishing, selectors
+from games import presence, publishing, selectors
 from games.api import moves
 from games.errors import ServiceError
 from games.publishing import news
@@ -66,11 +66,13 @@ class GameConsumer(GuardedJsonConsumer):
         self.group = publishing.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await presence.page_seen(self.game_id, self.user_id)
         await self._send_read(fresh=True)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await presence.page_closed(self.game_id, self.user_id)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
@@ -81,6 +83,8 @@ class GameConsumer(GuardedJsonConsumer):
             for group in (self.group, self.sign_in, self.account):
                 if group is not None:
                     await self.channel_layer.group_add(group, self.channel_name)
+            # ...and tells the "your turn" email this player is here (games/presence.py).
+            await presence.page_seen(self.game_id, self.user_id)
         if kind == "resync":
             after = content.get("after")
             if isinstance(after, int) and after >= 0:

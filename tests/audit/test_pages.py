@@ -116,3 +116,17 @@ def test_the_table_page_includes_the_chat(finished, client):
     body = client.get(f"/tables/{finished.id}/").content.decode()
     assert 'id="chat"' in body and "/static/js/chat.js" in body
     assert f"/tables/{finished.id}/audit/" in body
+
+
+def test_the_page_opens_with_one_plain_sentence_and_folds_the_hashes_away(
+    finished, in_progress, client, make_user
+):
+    body = client.get(f"/tables/{finished.id}/audit/").content.decode()
+    summary = body[body.index('data-testid="audit-summary"') :]
+    assert summary.index("This game's shuffles check out.") < summary.index("<details")
+    details = body[body.index('<details class="audit-details">') : body.index("</details>")]
+    assert finished.seed_commitment in details and "verify_export" in details
+    client.force_login(make_user("staff", staff=True))
+    body = client.get(f"/tables/{in_progress.id}/audit/").content.decode()
+    assert "Nothing in this game's record was changed." in body
+    assert "shuffles check out" not in body

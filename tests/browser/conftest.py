@@ -67,6 +67,12 @@ class ServerEnv:
     workdir: Path
     env: dict[str, str]
 
+    def mails(self) -> list[str]:
+        """Every mail the server sent so far, oldest first (its file backend's files)."""
+        folder = self.workdir / "mail"
+        files = sorted(folder.glob("*.log"), key=lambda f: f.stat().st_mtime_ns)
+        return [m for f in files for m in f.read_text().split("-" * 79) if m.strip()]
+
     def manage(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
         """Run ``manage.py <args>`` against the server's database; fails with its output."""
         done = subprocess.run(
@@ -98,6 +104,9 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> ServerEnv:
         CSRF_TRUSTED_ORIGINS=f"http://127.0.0.1:{port}",
         PYTHONUNBUFFERED="1",
         THROTTLE_SIGNUP="off",  # every player of the session signs up from this address
+        # Mail as files a test reads (``server_env.mails()``): the server is another process.
+        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+        EMAIL_FILE_PATH=str(workdir / "mail"),
     )
     env.pop("DJANGO_SETTINGS_MODULE", None)
     server = ServerEnv(port=port, workdir=workdir, env=env)

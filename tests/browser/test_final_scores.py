@@ -83,15 +83,17 @@ def test_at_the_end_the_scores_are_in_view_with_rematch_and_the_lobby(new_player
     expect(result.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "/")
     page.screenshot(path=artifacts / f"final-scores-{name}.png")
 
-    # Rematch: a new open table, the same game and seats, the bot at its level.
+    # Rematch against a bot: the same game and seats, the bot at its level, started at
+    # once (nobody else to wait for).
     result.get_by_role("button", name="Rematch").click()
     page.wait_for_url(lambda url: table_id not in url and "/tables/" in url)
-    expect(page.locator("#prelude")).to_contain_text("2 of 2 seats")
-    rematch = page.evaluate("window.kingdomTable.table.summary")
-    assert rematch["ruleset"] == "kingdoms" and rematch["status"] == "open"
-    assert [(s["user"], s["bot"]) for s in rematch["seats"]] == [(ana.name, None), (None, "medium")]
-    page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".kingdoms-board")).to_be_visible()
+    rematch = page.evaluate("window.kingdomTable.table.summary")
+    assert rematch["ruleset"] == "kingdoms" and rematch["status"] == "active"
+    assert sorted((s["user"] or "", s["bot"] or "") for s in rematch["seats"]) == [
+        ("", "medium"),
+        (ana.name, ""),
+    ]
     assert ana.errors == []
 
 
@@ -104,8 +106,13 @@ def test_the_fairness_link_opens_the_audit_page_which_fits_a_phone(new_player, a
     seed = page.evaluate("window.kingdomTable.table.summary.seed")
     page.get_by_role("link", name="Check that the shuffles were fair").click()
     page.wait_for_url(f"**/tables/{table_id}/audit/")
+    # One plain sentence first; the seed and hashes are folded away until asked for.
+    expect(page.get_by_test_id("audit-summary")).to_contain_text("This game's shuffles check out.")
+    expect(page.locator("[data-testid='seed']")).to_be_hidden()
+    page.get_by_text("Integrity: hashes, seed and signatures").click()
     # The seed lives here, and the page does not scroll sideways.
     expect(page.locator("[data-testid='seed']")).to_have_text(seed)
+    expect(page.locator("[data-testid='seed']")).to_be_visible()
     expect(page.locator("#audit-board .kb-board")).to_be_visible()
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= 391, f"the audit page is {wide}px wide on a 390px phone"
@@ -150,3 +157,34 @@ def test_the_other_player_is_shown_the_way_to_a_rematch_as_it_opens(
     ana.page.goto(f"/tables/{table_id}/")
     expect(ana.page.locator("#rematch")).to_have_text(f"Join {bo.name}'s rematch")
     assert ana.errors == [] and bo.errors == []
+
+
+@pytest.mark.parametrize("size", {"laptop": (1366, 768), "phone": (390, 844)}.items(), ids=str)
+def test_replaying_folds_the_final_scores_to_one_line_with_the_board_in_view(
+    new_player, artifacts, size
+):
+    name, (width, height) = size
+    ana = new_player("ana", width=width, height=height)
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    finish_by_resigning(page)
+    result = page.locator("#result")
+    expect(result.locator(".result-table")).to_be_visible()
+    page.locator(".replay").get_by_role("button", name="Previous move").click()
+    folded = result.locator(".result-folded")
+    expect(folded).to_contain_text("Final scores: 1.")
+    expect(result.locator(".result-table")).to_have_count(0)
+    assert folded.bounding_box()["height"] < 60, "one line (two at most on a phone)"
+    # The board and the sticky replay bar are both in view, the bar not covering the board.
+    expect(page.locator(".board-area.is-replay .kingdoms-board")).to_be_visible()
+    board = page.locator(".board-area.is-replay .kingdoms-board").bounding_box()
+    bar = page.locator(".board-column .replay").bounding_box()
+    assert 0 <= board["y"] < height * 0.5, f"the board starts at {board['y']}px"
+    assert bar["y"] + bar["height"] <= height + 1, bar
+    if board["y"] + board["height"] <= height:  # all of it fits: the bar is below it
+        assert bar["y"] >= board["y"] + board["height"] - 1, (board, bar)
+    page.screenshot(path=artifacts / f"replay-folded-{name}.png")
+    page.get_by_test_id("result-show").click()
+    expect(result.locator(".result-table")).to_be_visible()
+    assert ana.errors == []

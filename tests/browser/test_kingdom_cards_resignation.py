@@ -46,8 +46,8 @@ def test_one_consistent_result_after_a_resignation(new_player, artifacts, size):
     rows = page.locator("#result tbody tr")
     expect(rows).to_have_count(2)
     expect(rows.first.locator("th")).to_contain_text(winner)
-    # The result names the player who left by their own name (the log keeps "(bot)": a
-    # bot played the seat on), and says how each place came about.
+    # The result names the player who left by their own name, and says how each place
+    # came about.
     expect(rows.last.locator("th")).to_have_text(ana.name)
     expect(rows.last.locator("td.num").first).to_have_text("2")
     expect(rows.last.locator(".breakdown")).to_have_text("resigned")
@@ -59,15 +59,25 @@ def test_one_consistent_result_after_a_resignation(new_player, artifacts, size):
     # The bot is the last seat left: the game ended at once, and the line says why.
     expect(result_line.locator(".log-text")).to_have_text(
         "Game over: the others have left the table (resignation), so "
-        f"{winner} wins. {mine} resigned: {RULE}"
+        f"{winner} wins. {ana.name} resigned: {RULE}"
     )
     # The result line's dot is the winner's; nothing in the log says the leaver won.
     assert result_line.get_attribute("data-about") == str(outcome["winners"][0])
     log_text = page.locator("#log").inner_text()
+    # The person who resigned is called by their name, never "(bot)", in every line.
+    assert mine not in log_text and ana.name in log_text
     assert f"{mine} completed a kingdom and won" not in log_text
     assert f"Won by {mine}" not in log_text
+    # The end screen: no centre card, turn counter or empty battle; the revealed hands fit.
+    expect(page.locator(".kc-battle")).to_have_count(0)
+    expect(page.locator(".kc-kingdoms")).not_to_contain_text("in hand")
+    expect(page.locator("#seats")).not_to_contain_text("in hand")
+    for card in page.locator("#result [data-part='revealed'] .kc-card").all():
+        box = card.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     page.locator("#result").scroll_into_view_if_needed()
-    page.screenshot(path=artifacts / f"kc-resignation-result-{size}.png")
+    page.screenshot(path=artifacts / f"kc-resignation-result-{size}.png", full_page=True)
     page.locator("#log").scroll_into_view_if_needed()
     page.screenshot(path=artifacts / f"kc-resignation-log-{size}.png")
     assert ana.errors == []

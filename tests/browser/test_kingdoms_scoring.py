@@ -101,3 +101,45 @@ def test_line_values_during_the_epoch_and_the_scored_board_before_the_next(new_p
     expect(page.locator(".kingdoms-info")).to_contain_text("Epoch 2")
     assert page.locator(".kingdoms-board .line-mark.scored").count() == 0
     assert ana.errors == []
+
+
+# Each seat's gain label (its dot and number) as one box; the pairs of boxes closer than
+# 2 px, from any rows and columns.
+TOUCHING = """() => {
+  const boxes = [];
+  for (const g of document.querySelectorAll('.kingdoms-board .line-mark')) {
+    const parts = [...g.querySelectorAll('circle, text')];
+    for (let i = 0; i < parts.length; i += 2) {
+      const rects = parts.slice(i, i + 2).map((p) => p.getBoundingClientRect());
+      boxes.push({ name: `${g.dataset.line}${g.dataset.index}#${i / 2}`,
+        left: Math.min(...rects.map((r) => r.left)), right: Math.max(...rects.map((r) => r.right)),
+        top: Math.min(...rects.map((r) => r.top)), bottom: Math.max(...rects.map((r) => r.bottom)) });
+    }
+  }
+  const near = [];
+  for (let a = 0; a < boxes.length; a++) for (let b = a + 1; b < boxes.length; b++) {
+    const p = boxes[a], q = boxes[b];
+    if (p.left < q.right + 2 && q.left < p.right + 2 && p.top < q.bottom + 2 && q.top < p.bottom + 2)
+      near.push(`${p.name}~${q.name}`);
+  }
+  return near;
+}"""
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)])
+def test_gain_labels_of_rows_and_columns_never_touch(new_player, artifacts, size):
+    ana = new_player("ana", width=size[0], height=size[1])
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=4, bots=3)
+    start_from_lobby(page, table_id)
+    expect(page.locator(".kingdoms-board")).to_be_visible()
+    labels = 0
+    for _ in range(40):
+        page.wait_for_function(READY, timeout=30000)
+        assert page.evaluate(TOUCHING) == []
+        labels = max(labels, page.locator(".kingdoms-board .line-mark circle").count())
+        if page.locator("#interlude").count():
+            break
+        page.evaluate("window.kingdomTable.send(window.kingdomTable.currentLegal()[0])")
+    assert labels >= 4, "some lines paid several seats"
+    page.screenshot(path=artifacts / f"kingdoms-gains-{size[0]}.png", full_page=True)

@@ -32,7 +32,9 @@ def test_each_dot_is_the_seat_the_line_names(new_player, artifacts):
     page.click("#resign")
     page.click("#resign-confirm")
     expect(page.locator("#result")).to_be_visible(timeout=90000)
-    names = {s["seat"]: s["name"] for s in api_json(page, f"/api/tables/{table_id}/")["seats"]}
+    seats = api_json(page, f"/api/tables/{table_id}/")["seats"]
+    # The log calls the player who resigned by their own name (the seat list: "(bot)").
+    names = {s["seat"]: s["user"] if s["resigned"] else s["name"] for s in seats}
     by_length = sorted(names.items(), key=lambda item: -len(item[1]))
 
     lines = page.evaluate(LINES)
@@ -69,3 +71,20 @@ def test_each_dot_is_the_seat_the_line_names(new_player, artifacts):
     assert re.match(rf"Game over(\. Won by |: .*?so |: ){winner}[ .;]", result["text"]), result
     page.locator("#log").screenshot(path=artifacts / "log-dots-kingdom-cards.png")
     assert ana.errors == []
+
+
+def test_log_numbers_count_the_visible_lines(new_player, artifacts):
+    """A timed table presses clocks on every move: those events are hidden lines, and the
+    numbers a player reads still go 1, 2, 3… without gaps."""
+    ana = new_player("ana", width=390, height=844)
+    page = ana.page
+    clock = {"kind": "realtime", "minutes": 5, "increment_seconds": 3}
+    table_id = create_table(page, "kingdoms", seats=2, bots=1, time_control=clock)
+    start_from_lobby(page, table_id)
+    expect(page.locator("#log li[hidden]").first).to_be_attached(timeout=20000)
+    numbers = page.evaluate(
+        """() => [...document.querySelectorAll('#log li')].filter((li) => !li.hidden)
+          .map((li) => li.querySelector('.log-seq').textContent)"""
+    )
+    assert numbers == [str(n) for n in range(1, len(numbers) + 1)], numbers
+    page.locator("#log").screenshot(path=artifacts / "log-numbers-phone.png")

@@ -79,3 +79,41 @@ def test_a_table_like_the_game_opened_by_hand_is_not_its_rematch(api):
     assert ana.get(f"/api/tables/{game.id}/").json()["rematch"] is None
     rematch = ana.post(f"/api/tables/{game.id}/rematch/").json()
     assert rematch["id"] != str(by_hand.id) and rematch["host"] == "ana"
+
+
+def test_a_rematch_against_bots_only_starts_at_once(api):
+    ana = api("ana")
+    game = resigned_game([ana.user], bots=1)
+    answer = ana.post(f"/api/tables/{game.id}/rematch/")
+    assert answer.status_code == 201, answer.json()
+    table = answer.json()
+    assert table["status"] == "active"
+    assert sorted((s["user"] or "", s["bot"] or "") for s in table["seats"]) == [
+        ("", "easy"),
+        ("ana", ""),
+    ]
+    # Asking again finds no open rematch: the started one is not offered again.
+    again = ana.post(f"/api/tables/{game.id}/rematch/").json()
+    assert again["id"] != table["id"]
+
+
+def test_a_rematch_nobody_joined_closes_after_a_few_minutes(api, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    ana, bo = api("ana"), api("bo")
+    game = resigned_game([ana.user, bo.user])
+    opened = bo.post(f"/api/tables/{game.id}/rematch/").json()
+    later = timezone.now() + timedelta(minutes=settings.REMATCH_OPEN_MINUTES)
+    assert services.stale_rematches_close(now=later - timedelta(seconds=5)) == 0
+    assert services.stale_rematches_close(now=later + timedelta(seconds=1)) == 1
+    closed = Game.objects.get(pk=opened["id"])
+    assert closed.status == Game.Status.ABORTED
+    assert ana.get(f"/api/tables/{game.id}/").json()["rematch"] is None
+    # Asked again, a new rematch opens; a started rematch is never closed.
+    again = ana.post(f"/api/tables/{game.id}/rematch/").json()
+    assert again["id"] != opened["id"] and again["status"] == "open"
+    bo.post(f"/api/tables/{again['id']}/join/")
+    services.game_start(game_id=again["id"], user=ana.user)
+    assert services.stale_rematches_close(now=later + timedelta(hours=1)) == 0

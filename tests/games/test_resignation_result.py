@@ -42,7 +42,10 @@ def test_a_resigned_seat_that_completes_a_kingdom_ranks_last_and_every_line_says
     texts = {e["type"]: e["text"] for e in events["events"]}
     names = {s["seat"]: s["name"] for s in detail["seats"]}
     assert names[seat] == "ana (bot)"  # a bot plays the seat on
-    assert texts["kingdom_completed"] == "ana (bot) completed a kingdom, which ends the game."
+    # ...but in the log the person who left keeps their own name, never "(bot)".
+    assert not any("ana (bot)" in text for text in texts.values())
+    assert texts["kingdom_completed"] == "ana completed a kingdom, which ends the game."
+    names[seat] = "ana"
     winner = names[game.outcome["winners"][0]]
     line = texts["result_declared"]
     assert line.startswith(f"Game over: {winner} wins")
@@ -50,7 +53,7 @@ def test_a_resigned_seat_that_completes_a_kingdom_ranks_last_and_every_line_says
     order = [line.index(names[g[0]], len("Game over: ")) for g in ranking]
     assert order == sorted(order)
     assert line.endswith(
-        "ana (bot) resigned: a player who leaves ranks last, whatever their seat "
+        "ana resigned: a player who leaves ranks last, whatever their seat "
         "(played on by a bot) scored."
     )
 

@@ -108,3 +108,20 @@ def test_the_embedded_mode_beyond_loopback_starts_with_debug_off_on_a_key_of_its
     assert int(key_length) >= 50 and static == "200"
     assert (tmp_path / "secret").read_text().strip()
     assert runs[0].stdout == runs[1].stdout  # the same key on the next start
+
+
+def test_with_debug_on_a_missing_page_is_still_the_sites_404(settings):
+    """``run.py serve`` on loopback runs with DEBUG on: a mistyped link, a missing table,
+    a missing player still get the site's page, never Django's list of URL patterns."""
+    settings.DEBUG = True
+    client = Client()
+    for path in ("/no-such-page/", "/players/nobody-here/", "/accounts/nothing/"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert b'class="brand"' in response.content, path
+        assert b"Page not found" in response.content, path
+        assert b"URLconf" not in response.content, path
+    api = client.get("/api/no-such-thing/")
+    assert api.status_code == 404 and api.json()["code"] == "not_found"
+    # Without its slash a page still redirects to the page (CommonMiddleware runs outside).
+    assert client.get("/leaderboard").status_code == 301

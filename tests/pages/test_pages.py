@@ -146,3 +146,12 @@ def test_players_who_tie_share_a_place_and_the_next_place_is_skipped():
     ranking = [[2, 0], [1]]
     assert [shared_place(ranking, seat) for seat in (0, 1, 2)] == [1, 3, 1]
     assert shared_place(ranking, 3) is None
+
+
+def test_the_api_is_for_developers_on_the_about_page_not_in_every_footer(client):
+    lobby = client.get("/").content.decode()
+    assert "For developers" not in lobby and 'href="/about/"' in lobby
+    about = client.get("/about/")
+    assert about.status_code == 200
+    body = about.content.decode()
+    assert 'href="/api/docs/"' in body and 'href="/rules/kingdoms/"' in body

@@ -23,8 +23,9 @@ def test_the_navigation_holds_players_links_only(client, make_user):
     nav = nav_of(body)
     assert "API docs" not in nav and "/api/docs/" not in nav
     assert "Colour-blind shapes: off" in nav
-    # The API stays one link away, at the foot of the page.
-    assert 'href="/api/docs/"' in body.split("</nav>", 1)[1]
+    # The API is on the About page, one link away at the foot of every page.
+    assert 'href="/about/"' in body.split("</nav>", 1)[1]
+    assert 'href="/api/docs/"' in client.get("/about/").content.decode()
 
 
 def test_sign_up_help_is_in_our_words(client):

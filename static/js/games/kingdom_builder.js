@@ -28,8 +28,12 @@ export function render(root, view, legal, ctx) {
   const old = root.querySelector(".kb-board-wrap");
   const [left, top] = old ? [old.scrollLeft, old.scrollTop] : [0, 0];
   const port = boardPort(root, boardSvg(view, can, sel, ctx), ctx);
-  const bar = turnBar(view, can, sel, ctx);
-  if (slot) clear(slot).append(bar);
+  // Once the game is over there is no turn to show: the banner and the result say it all.
+  const bar = view.finished || ctx.over ? null : turnBar(view, can, sel, ctx);
+  if (slot) {
+    clear(slot);
+    if (bar) slot.append(bar);
+  }
   clear(root).append(h("div", { class: ["kb", legal.length && "has-moves"] }, slot ? null : bar, port.el, panel(view, can, sel, ctx)));
   port.wrap.scrollLeft = left;
   port.wrap.scrollTop = top;

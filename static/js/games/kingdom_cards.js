@@ -221,7 +221,7 @@ function kingdomPanel(view, k, can, ctx) {
     "article",
     { class: ["kc-kingdom", isChallengeTarget && "target"], style: { "--seat-colour": seatColour(k.seat) }, dataset: { seat: String(k.seat) } },
     h("h3", {}, seatBadge(k.seat, 14), ctx.names[k.seat] || `seat ${k.seat}`, mine ? h("span", { class: "tag tag-you" }, "you") : null, k.complete ? h("span", { class: "tag tag-turn" }, "complete!") : null),
-    h("div", { class: "kc-row small-text" }, flagEl(k.flag), h("span", {}, `bonus ${halves(k.bonus_halves)}`), h("span", {}, `${view.hand_sizes[k.seat]} in hand`)),
+    h("div", { class: "kc-row small-text" }, flagEl(k.flag), h("span", {}, `bonus ${halves(k.bonus_halves)}`), ctx.over && !ctx.replay ? null : h("span", {}, `${view.hand_sizes[k.seat]} in hand`)),
     groups,
     treasures.length ? h("div", { class: "kc-row" }, treasures) : null,
     isChallengeTarget ? h("button", { type: "button", class: "small primary", onclick: () => ctx.send(isChallengeTarget) }, "Challenge") : null,
@@ -351,7 +351,9 @@ export function render(root, view, legal, ctx) {
   const parts = ctx.over ? [] : [prefsBar(p, ctx)];
   const tip = p.tutorial && !ctx.over ? h("p", { class: "kc-tutorial", id: "kc-tutorial" }, tutorialText(view, can, ctx)) : null;
   if (!slot && tip) parts.push(tip);
-  parts.push(centreAndBattle(view, can, ctx));
+  // Once the game is over there is no centre, turn or battle left to show (a replay of
+  // an earlier move shows them as they were).
+  if (!ctx.over || ctx.replay) parts.push(centreAndBattle(view, can, ctx));
   const hand = view.hand ? handPanel(view, can, p, ctx) : null;
   if (hand) parts.push(hand);
   const extra = [];
@@ -397,7 +399,8 @@ export function seatSummary(view, seat) {
   return h(
     "span",
     { class: "seat-line-detail" },
-    h("span", {}, `${view.hand_sizes[seat]} cards in hand`),
+    // Over, the hands are shown in the result: no count of cards in hand any more.
+    view.outcome ? null : h("span", {}, `${view.hand_sizes[seat]} cards in hand`),
     h("span", {}, `bonus ${halves(k.bonus_halves)}`),
     h("span", {}, `${view.cards_held[seat]} cards held`),
     k.complete ? h("strong", {}, "complete kingdom") : null,

@@ -10,6 +10,7 @@ export class AlertsPart {
     this.client = client;
     this.wasYours = null; // the turn as last settled: null until the first view
     this.given = 0; // alerts given on this page (the browser tests read it)
+    this.rematchRings = 0; // rematch offers rung (the browser tests read it)
     this.audio = null; // one AudioContext, made on the first beep
   }
 
@@ -65,6 +66,20 @@ export class AlertsPart {
     if (document.hidden && "Notification" in window && Notification.permission === "granted") {
       try {
         new Notification(`Your turn · ${this.table.rulesetName}`, { body: "The table is waiting for your move.", tag: `turn-${this.table.id}` });
+      } catch {
+        /* some browsers allow notifications from a service worker only */
+      }
+    }
+  }
+
+  /** Another player opened a rematch: the same beep and notification as a turn. */
+  rematchOffered(by) {
+    if (!this.enabled()) return;
+    this.rematchRings += 1;
+    this.beep();
+    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+      try {
+        new Notification(`${by} offers a rematch · ${this.table.rulesetName}`, { body: "Join their table from the game's page.", tag: `rematch-${this.table.id}` });
       } catch {
         /* some browsers allow notifications from a service worker only */
       }

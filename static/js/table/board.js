@@ -63,7 +63,9 @@ export class BoardPart {
     if (thinking) banner.append(" ", thinking);
     banner.classList.toggle("your-turn", mine && table.replay.at === null);
     banner.dataset.yourTurn = mine ? "1" : "0";
-    document.title = `${mine ? "● Your turn · " : ""}${table.rulesetName} · Kingdom`;
+    const offeredBy = this.rematchOfferedBy();
+    const mark = mine ? "● Your turn · " : offeredBy ? `● ${offeredBy} offers a rematch · ` : "";
+    document.title = `${mark}${table.rulesetName} · Kingdom`;
     // The alert rings once a turn, when the view is settled (not while our move is on its way).
     const settled = view && table.status === "active" && table.replay.at === null && !table.pending && table.viewSeq >= table.awaitingSeq;
     if (settled) this.client.alerts.turnNow(table.yourSeat !== null && (view.to_act || []).includes(table.yourSeat));
@@ -121,6 +123,19 @@ export class BoardPart {
     }
     const wasHidden = box.hidden;
     box.hidden = false;
+    if (table.replay.at !== null) {
+      // Replaying an earlier move: the result folds to one line, so the board stays the
+      // page's subject; "Show" goes back to the final position and the full result.
+      const byDeparture = table.events.findLast((e) => e.type === "result_declared")?.data?.by;
+      const scoreOf = (seat) => (byDeparture ? table.renderer?.scoreOf?.(table.view, seat) ?? "" : outcome.scores?.[String(seat)] ?? "");
+      const line = outcome.ranking
+        .map((group, index) => group.map((seat) => `${index + 1}. ${this.playerName(seat)} ${scoreOf(seat)}`.trim()).join(", "))
+        .join(" · ");
+      const show = h("button", { type: "button", class: "link-button", "data-testid": "result-show" }, "Show");
+      show.addEventListener("click", () => this.client.replay.seek(table.lastSeq));
+      clear(box).append(h("p", { class: "result-folded", dataset: { folded: "1" } }, h("strong", {}, "Final scores: "), line, " ", show));
+      return;
+    }
     const label = table.renderer?.breakdownLabel || ((key) => key.replaceAll("_", " "));
     // Ended because the others left: the result says who won that way, and each seat's
     // score is the game's own (gold, points) as the board stood, not a 1 or a 0.
@@ -198,13 +213,20 @@ export class BoardPart {
     return out;
   }
 
+  /** Who (another player of this finished game) opened a rematch for us, or null. */
+  rematchOfferedBy() {
+    const table = this.table;
+    const played = !!table.username && (table.summary?.seats || []).some((seat) => seat.user === table.username);
+    const offer = table.summary?.rematch;
+    return played && offer?.by && offer.by !== table.username ? offer.by : null;
+  }
+
   /** What to do now the game is over: the same game again, or back to the lobby. */
   nextSteps() {
     const table = this.table;
     const played = !!table.username && (table.summary?.seats || []).some((seat) => seat.user === table.username);
     // Another player opened a rematch: the way to their table (the same endpoint seats us).
-    const offer = table.summary?.rematch;
-    const theirs = played && offer?.by && offer.by !== table.username ? offer.by : null;
+    const theirs = this.rematchOfferedBy();
     return h(
       "div",
       { class: "actions next-steps" },

@@ -23,6 +23,7 @@ export class LogPart {
     this.table = table;
     this.client = client;
     this.logged = new Set(); // the seqs in the log
+    this.shown = 0; // the lines a player sees: their numbers count these, not the seqs
   }
 
   /** Append events in seq order, each once. Returns false on a gap (the caller catches up). */
@@ -55,7 +56,8 @@ export class LogPart {
         hidden: quiet,
         dataset: { seq: String(event.seq), type: event.type, actor: event.actor || "", about: about === null ? "" : String(about) },
       },
-      h("span", { class: "log-seq", "aria-hidden": "true" }, String(event.seq)),
+      // Numbered 1, 2, 3… as read: a seq would skip the quiet lines hidden here.
+      h("span", { class: "log-seq", "aria-hidden": "true" }, quiet ? "" : String(++this.shown)),
       about !== null ? seatBadge(about, 12) : h("span", { class: "log-system", "aria-hidden": "true" }, "·"),
       h("span", { class: "log-text" }, event.text ?? event.type.replaceAll("_", " ")),
       event.recorded_at ? h("time", { class: "log-time", datetime: event.recorded_at, title: new Date(event.recorded_at).toLocaleString() }, clockTime(event.recorded_at)) : null,

@@ -73,9 +73,16 @@ export class TableState {
     return this.status === "finished" || this.status === "aborted";
   }
 
+  /** Each seat's player by name. A person who left the table (resigned, expelled,
+   * kicked) keeps their own name, in the log too: a bot plays the seat on, but the moves
+   * and the departure were theirs, and the seats list says who left. */
   names() {
     const names = {};
-    for (const seat of this.summary?.seats || []) if (seat.seat !== null) names[seat.seat] = seat.name;
+    for (const seat of this.summary?.seats || []) {
+      if (seat.seat === null) continue;
+      const departed = seat.resigned || seat.expelled || seat.kicked;
+      names[seat.seat] = departed && seat.user ? seat.user : seat.name;
+    }
     return names;
   }
 

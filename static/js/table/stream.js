@@ -140,6 +140,9 @@ export class StreamPart {
         else if (message.type === "rematch") {
           this.table.summary = { ...this.table.summary, rematch: message.rematch };
           this.client.render();
+          // An offer from another player rings like a turn (the title says it in render).
+          const by = this.client.board.rematchOfferedBy();
+          if (by) this.client.alerts.rematchOffered(by);
         }
       },
       onClose: (ev, { retryIn }) => {
