@@ -183,3 +183,14 @@ def test_a_task_sent_outside_any_request_is_logged_under_its_own_id():
         assert structlog.contextvars.get_contextvars()["request_id"] == "t-9"
     finally:
         logs.clear_task_context()
+
+
+def test_each_line_has_one_handler_and_the_embedded_servers_request_lines_are_quiet():
+    """Django's DEBUG handler and runserver's own line per request repeated every access
+    line two or three times; each logger writes through the one handler, once."""
+    config = logs.logging_config("console", "INFO", "INFO")
+    loggers = config["loggers"]
+    for name in ("django", "django.channels.server", "django.server", "uvicorn"):
+        assert (loggers[name]["handlers"], loggers[name]["propagate"]) == (["console"], False)
+    assert loggers["django.channels.server"]["level"] == "WARNING"
+    assert loggers["django.server"]["level"] == "WARNING"
