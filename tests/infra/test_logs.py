@@ -26,13 +26,20 @@ def json_lines():
     )
     handler = logging.StreamHandler(stream)
     handler.setFormatter(formatter)
-    root = logging.getLogger()
-    root.addHandler(handler)
+    # The root, and each logger the config keeps from propagating to it (django's own).
+    writers = [logging.getLogger()] + [
+        logging.getLogger(name)
+        for name, logger in config["loggers"].items()
+        if logger.get("propagate") is False
+    ]
+    for writer in writers:
+        writer.addHandler(handler)
     kingdom = logging.getLogger("kingdom")
     old_level = kingdom.level
     kingdom.setLevel(logging.INFO)
     yield lambda: [json.loads(line) for line in stream.getvalue().splitlines()]
-    root.removeHandler(handler)
+    for writer in writers:
+        writer.removeHandler(handler)
     kingdom.setLevel(old_level)
 
 
