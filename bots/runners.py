@@ -240,12 +240,3 @@ def runner() -> Runner:
     if name == "inline":
         return _in_this_thread
     return NoRunner()
-
-
-def threads_stop() -> None:
-    """Stop the in-process threads, if started, and forget them (tests; a clean shutdown)."""
-    global _threads
-    with _lock:
-        threads, _threads = _threads, None
-    if threads is not None:
-        threads.stop()

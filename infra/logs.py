@@ -107,6 +107,16 @@ def logging_config(fmt: str, level: str, app_level: str) -> dict[str, Any]:
             "kingdom": {"level": app_level},
             "celery": {"level": app_level},
             **uvicorn_loggers(app_level),
+            # Django's own loggers through our one handler (its default config adds a second
+            # for DEBUG, which printed each line twice); the embedded server's line per
+            # request would repeat kingdom.access's: only its warnings.
+            "django": {"handlers": ["console"], "level": level, "propagate": False},
+            "django.channels.server": {
+                "handlers": ["console"],
+                "level": "WARNING",
+                "propagate": False,
+            },
+            "django.server": {"handlers": ["console"], "level": "WARNING", "propagate": False},
         },
     }
 

@@ -15,11 +15,11 @@ reaches Redis through the cache's own connection pool (infra/cache.py).
 from __future__ import annotations
 
 import secrets
-from types import SimpleNamespace
 from typing import Any
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest
 from redis.commands.core import Script
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
@@ -49,6 +49,9 @@ _sliding_window = Script(None, _SLIDING_WINDOW.encode())
 
 
 class ScopedWriteThrottle(SimpleRateThrottle):
+    """DRF's throttle for the views' writes, and through ``allow_user_write`` the count a
+    socket's write takes (games/api/throttling.py), so both count in one window."""
+
     scope: str | None = None
 
     def __init__(self) -> None:
@@ -56,20 +59,44 @@ class ScopedWriteThrottle(SimpleRateThrottle):
         pass
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        self.scope = getattr(view, "throttle_scope", None)
-        if not self.scope or request.method in SAFE_METHODS:
+        scope = getattr(view, "throttle_scope", None)
+        if not scope or request.method in SAFE_METHODS:
             return True
+        return self.allow_write(scope, self.ident_of(scope, request))
+
+    def allow_user_write(self, scope: str, user: Any) -> bool:
+        """Count one write of a signed-in ``user`` in ``scope`` (a socket's move or chat
+        line: no request to read an address from)."""
+        return self.allow_write(scope, f"user-{user.pk}")
+
+    def allow_write(self, scope: str, ident: str) -> bool:
+        """Count one write of ``ident`` in ``scope``: False (and ``wait()`` says how long)
+        when over the scope's rate. A refused write does not count."""
+        self.scope = scope
         self.rate = self.get_rate()
+        if self.rate is None:
+            return True
         self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.key = f"throttle:{scope}:{ident}"
         backend = caches[DEFAULT_CACHE_ALIAS]  # DRF's ``cache`` is a proxy to it
-        if self.rate is None or not isinstance(backend, RedisCache):
-            return super().allow_request(request, view)
-        self.key = self.get_cache_key(request, view)
-        return self._allow_in_redis(backend)
+        if isinstance(backend, RedisCache):
+            return self._allow_in_redis(backend)
+        return self._allow_in_cache()
+
+    def _allow_in_cache(self) -> bool:
+        """DRF's sliding window in the cache (the embedded mode's memory), with its own
+        ``throttle_success`` and ``throttle_failure``."""
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - self.duration:
+            self.history.pop()
+        if len(self.history) >= self.num_requests:
+            return self.throttle_failure()
+        return self.throttle_success()
 
     def _allow_in_redis(self, backend: RedisCache) -> bool:
-        """DRF's sliding window, kept in a Redis sorted set and counted by one script in
-        one round trip. A refused request does not count."""
+        """The same window kept in a Redis sorted set and counted by one script in one
+        round trip."""
         key = backend.make_and_validate_key(self.key)
         self.now = self.timer()
         entry = f"{self.now:.6f}-{secrets.token_hex(4)}"
@@ -88,22 +115,19 @@ class ScopedWriteThrottle(SimpleRateThrottle):
         # Read at each request (not at import), so a changed setting applies at once.
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
-    def get_cache_key(self, request: Any, view: Any) -> str:
+    def ident_of(self, scope: str, request: Any) -> str:
+        """Who a request's write counts for: its address in the sign-up and login scopes
+        (a password guesser's account does not matter), else its signed-in player."""
         user = getattr(request, "user", None)
-        if self.scope not in PER_ADDRESS and user is not None and user.is_authenticated:
-            ident = f"user-{user.pk}"
-        else:
-            ident = f"addr-{self.get_ident(request)}"
-        return f"throttle:{self.scope}:{ident}"
+        if scope not in PER_ADDRESS and user is not None and user.is_authenticated:
+            return f"user-{user.pk}"
+        return f"addr-{self.get_ident(request)}"
 
 
-def wait_seconds(scope: str, request: Any) -> int | None:
-    """Count one write in ``scope`` outside DRF (the login and sign-up pages; sockets use
-    games.api.throttling): the seconds to wait when over the limit, else None. ``request`` needs
-    ``user`` and ``META``."""
+def wait_seconds(scope: str, request: HttpRequest) -> int | None:
+    """Count one write in ``scope`` outside DRF (the login and sign-up pages' POSTs): the
+    seconds to wait when over the limit, else None."""
     throttle = ScopedWriteThrottle()
-    allowed = throttle.allow_request(
-        SimpleNamespace(method="POST", user=request.user, META=request.META),
-        SimpleNamespace(throttle_scope=scope),
-    )
-    return None if allowed else max(1, round(throttle.wait() or 1))
+    if throttle.allow_write(scope, throttle.ident_of(scope, request)):
+        return None
+    return max(1, round(throttle.wait() or 1))

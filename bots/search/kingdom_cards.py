@@ -24,7 +24,6 @@ from games.rules.kingdom_cards.legal import battle_commands
 TURNS_AHEAD = 3
 # Weights of: progress lead, lead in 1 / (1 + cards missing), cards held lead, bonus lead.
 WEIGHTS = (0.095, 3.382, 0.135, 0.058)
-BATTLE_TYPES = frozenset({"bid", "give_up", "challenge", "end_last_turn"})
 
 
 def candidates(

@@ -249,9 +249,6 @@ class Ruleset(ABC):
         changing its kingdom) narrows it, so a bystander's clock never runs."""
         return self.to_act(state)
 
-    def is_legal(self, state: State, seat: int, command: Command) -> bool:
-        return command in self.legal_commands(state, seat)
-
     # Command types a bot never plays (Kingdom Builder's undo: a bot means its moves).
     bots_skip: frozenset[str] = frozenset()
 

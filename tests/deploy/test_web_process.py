@@ -71,7 +71,10 @@ def test_the_web_process_logs_json_lines_without_tickets(tmp_path: Path):
                 time.sleep(0.2)
         # Accepted or refused, uvicorn logs the socket's path with its query string.
         assert open_socket(port, f"/ws/lobby/?ticket={SECRET}").split()[1] in {b"101", b"403"}
-        time.sleep(0.5)  # the socket's log line
+        deadline = time.monotonic() + 10
+        while "WebSocket" not in log.read_text():  # the socket's log line
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
     finally:
         process.terminate()
         process.wait(timeout=30)

@@ -26,13 +26,20 @@ def json_lines():
     )
     handler = logging.StreamHandler(stream)
     handler.setFormatter(formatter)
-    root = logging.getLogger()
-    root.addHandler(handler)
+    # The root, and each logger the config keeps from propagating to it (django's own).
+    writers = [logging.getLogger()] + [
+        logging.getLogger(name)
+        for name, logger in config["loggers"].items()
+        if logger.get("propagate") is False
+    ]
+    for writer in writers:
+        writer.addHandler(handler)
     kingdom = logging.getLogger("kingdom")
     old_level = kingdom.level
     kingdom.setLevel(logging.INFO)
     yield lambda: [json.loads(line) for line in stream.getvalue().splitlines()]
-    root.removeHandler(handler)
+    for writer in writers:
+        writer.removeHandler(handler)
     kingdom.setLevel(old_level)
 
 
@@ -183,3 +190,14 @@ def test_a_task_sent_outside_any_request_is_logged_under_its_own_id():
         assert structlog.contextvars.get_contextvars()["request_id"] == "t-9"
     finally:
         logs.clear_task_context()
+
+
+def test_each_line_has_one_handler_and_the_embedded_servers_request_lines_are_quiet():
+    """Django's DEBUG handler and runserver's own line per request repeated every access
+    line two or three times; each logger writes through the one handler, once."""
+    config = logs.logging_config("console", "INFO", "INFO")
+    loggers = config["loggers"]
+    for name in ("django", "django.channels.server", "django.server", "uvicorn"):
+        assert (loggers[name]["handlers"], loggers[name]["propagate"]) == (["console"], False)
+    assert loggers["django.channels.server"]["level"] == "WARNING"
+    assert loggers["django.server"]["level"] == "WARNING"

@@ -237,12 +237,3 @@ def board_from_grid(rows: list[str], locations: dict[int, str] | None = None) ->
     found = {i: "location" for i, ch in enumerate(letters) if ch == "L"}
     found.update(locations or {})
     return Board(rows, found)
-
-
-def straight_line_end(start: int, direction: int, members: set[int] | frozenset[int]) -> int:
-    """How many consecutive hexes of ``members`` follow ``start`` in ``direction``."""
-    count, here = 0, STEPS[start][direction]
-    while here >= 0 and here in members:
-        count += 1
-        here = STEPS[here][direction]
-    return count

@@ -26,7 +26,6 @@ State = Any  # games.rules.kingdom_builder.state.State (kept loose to avoid a cy
 
 WARRIORS_EACH = 2  # warriors each player may have on the board
 PIECE_STEPS = 3  # a wagon or ship moves up to 3 hexes
-CITY_HALL_HEXES = 7
 
 
 def foresters_lodge(state: State, seat: int) -> list[int]:

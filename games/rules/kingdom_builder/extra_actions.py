@@ -189,13 +189,5 @@ def take_back_piece(em: Emitter, seat: int, command: Command) -> None:
     )
 
 
-def extra_tile_commands(s: State, seat: int) -> list[Command]:
-    """Every location-tile command open now (the caller checks the timing)."""
-    commands: list[Command] = []
-    for key in usable_tiles(s, seat):
-        commands.extend(tile_commands(s, seat, key))
-    return commands
-
-
 def any_tile_usable(s: State, seat: int) -> bool:
     return any(tile_commands(s, seat, key) for key in usable_tiles(s, seat))

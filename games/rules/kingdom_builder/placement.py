@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from games.rules.kingdom_builder.board import NEIGHBOURS, Board
+from games.rules.kingdom_builder.board import NEIGHBOURS
 
 EMPTY = -1
 WALL = -2  # a Nomads stone wall: belongs to nobody
@@ -24,17 +24,6 @@ WARRIOR = -3  # a Crossroads warrior (its seat is in ``state.warriors``)
 NEIGHBOUR_SETS: tuple[frozenset[int], ...] = tuple(frozenset(n) for n in NEIGHBOURS)
 
 State = Any  # games.rules.kingdom_builder.state.State (kept loose to avoid a cycle)
-
-
-def empty_hexes(board: Board, owner: Sequence[int], terrain: str) -> list[int]:
-    """Empty hexes of one terrain kind."""
-    return [i for i in board.hexes_of(terrain) if owner[i] == EMPTY]
-
-
-def empty_buildable(board: Board, owner: Sequence[int]) -> list[int]:
-    """Empty hexes of any buildable terrain."""
-    buildable = board.buildable
-    return [i for i in range(len(owner)) if buildable[i] and owner[i] == EMPTY]
 
 
 def touches(owner: Sequence[int], seat: int, hex_: int) -> bool:

@@ -70,16 +70,3 @@ TILES: dict[str, Tile] = {
 TILE_NAMES: dict[str, str] = {key: tile.name for key, tile in TILES.items()}
 # Tile effects that put something from ``to`` only (no ``from``).
 PLACING = (BUILD, WALLS, CITY_HALL)
-
-
-def can_use(state: State, seat: int, key: str) -> bool:
-    """Whether tile ``key`` has at least one target now (a build also needs supply)."""
-    tile = TILES[key]
-    if tile.effect == PASSIVE:
-        return False
-    if tile.effect == BUILD and state.supply[seat] <= 0:
-        return False
-    found = tile.targets(state, seat)
-    if tile.effect == PIECE:
-        return any(found.values())
-    return bool(found)

@@ -39,7 +39,6 @@ COMMANDS = (
     *nomads.ACTION_COMMANDS,
     undo.UNDO,
 )
-MANDATORY_BUILDS = 3
 
 
 # ---- the mandatory action ------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from games.rules.kingdom_cards.battle import BATTLE_PHASES, LOCKED_PHASES
+from games.rules.kingdom_cards.battle import LOCKED_PHASES
 from games.rules.kingdom_cards.kingdom import Groups, bonus_halves
 
 # Phases besides the battle steps (see battle.py).
@@ -53,10 +53,6 @@ class KingdomCardsState:
     @property
     def finished(self) -> bool:
         return self.phase == FINISHED
-
-    @property
-    def in_battle(self) -> bool:
-        return self.phase in BATTLE_PHASES
 
     def locked(self, seat: int) -> bool:
         """Locked in a battle: from the defender's first bid until the battle ends."""

@@ -16,7 +16,6 @@ MOUNTAIN = "mountain"
 DRAGON = "dragon"
 GOLD_MINE = "gold_mine"
 WIZARD = "wizard"
-SPECIAL_KINDS = (MOUNTAIN, DRAGON, GOLD_MINE, WIZARD)
 
 
 def _full_set() -> tuple[str, ...]:
