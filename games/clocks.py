@@ -78,7 +78,7 @@ def clean_time_control(value: Any) -> dict[str, Any]:
 
 
 def is_timed(control: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
-    return bool(control) and control.get("kind", NONE) != NONE
+    return control is not None and bool(control) and control.get("kind", NONE) != NONE
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, F, OuterRef, QuerySet, Subquery
 
 from games.errors import NotFound
@@ -35,7 +35,7 @@ def ruleset_name(ruleset: str) -> str:
     return names[ruleset]
 
 
-def player_get(username: str) -> AbstractBaseUser:
+def player_get(username: str) -> User:
     """The account called ``username``, or ``NotFound("not_found")``."""
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
@@ -50,7 +50,7 @@ def name_look_alike_taken(username: str) -> bool:
     return NameSkeleton.objects.filter(skeleton__in=names.skeletons(username)).exists()
 
 
-def rating_of(user: AbstractBaseUser, ruleset: str) -> float:
+def rating_of(user: User, ruleset: str) -> float:
     row = Rating.objects.filter(user=user, ruleset=ruleset).first()
     return row.value if row else START_RATING
 
@@ -91,7 +91,7 @@ def leaderboards(limit: int = 10) -> list[dict[str, Any]]:
     ]
 
 
-def ratings_for(user: AbstractBaseUser) -> list[dict[str, Any]]:
+def ratings_for(user: User) -> list[dict[str, Any]]:
     """A player's ratings, one per game played rated, for the profile page:
     ``[{"ruleset", "ruleset_name", "rating", "games", "rank", "last_change"}]``.
 
@@ -141,7 +141,7 @@ def shared_place(ranking: list[list[int]], seat: int) -> int | None:
     return None
 
 
-def player_games(user: AbstractBaseUser, limit: int = PROFILE_GAMES) -> QuerySet[Game]:
+def player_games(user: User, limit: int = PROFILE_GAMES) -> QuerySet[Game]:
     """The games ``user`` sat at that have started (newest first, as games are ordered),
     with their seats."""
     return (
@@ -152,7 +152,7 @@ def player_games(user: AbstractBaseUser, limit: int = PROFILE_GAMES) -> QuerySet
     )
 
 
-def player_profile(user: AbstractBaseUser) -> dict[str, Any]:
+def player_profile(user: User) -> dict[str, Any]:
     """What the profile page shows: ``{"player", "ratings", "rows", "stats",
     "per_game"}``, a row per game with the player's place and score."""
     names = ruleset_names()

@@ -8,7 +8,7 @@ Kicking a seat changes the game: that view calls games' write path.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
@@ -31,7 +31,7 @@ from games.api.responses import READ, READ_ONE, WRITE_ONE, WRITE_TABLE, errors
 from games.errors import NotFound
 
 
-def _player(username: str) -> AbstractBaseUser:
+def _player(username: str) -> User:
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise NotFound("not_found", "No such player.")

@@ -15,6 +15,7 @@ from games.api.middleware import with_news
 from games.api.pagination import TablePages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE, WRITE_ONE, WRITE_TABLE, errors
+from games.api.signed_in import signed_in_user
 from games.errors import ServiceError
 from games.models import Game
 from games.rules import all_rulesets
@@ -103,7 +104,7 @@ class TableList(APIView):
     )
     def post(self, request: Request) -> Response:
         body = shortcuts.valid(serializers.TableCreateSerializer, request.data)
-        game = services.table_create(user=request.user, **body)
+        game = services.table_create(user=signed_in_user(request), **body)
         return Response(selectors.table_detail(game, request.user), status=201)
 
 
@@ -123,28 +124,28 @@ class _TableAction(APIView):
 class TableJoin(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        services.table_join(game_id=game_id, user=request.user)
+        services.table_join(game_id=game_id, user=signed_in_user(request))
         return self.done(request, game_id)
 
 
 class TableLeave(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        services.table_leave(game_id=game_id, user=request.user)
+        services.table_leave(game_id=game_id, user=signed_in_user(request))
         return self.done(request, game_id)
 
 
 class TableStart(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        services.game_start(game_id=game_id, user=request.user)
+        services.game_start(game_id=game_id, user=signed_in_user(request))
         return self.done(request, game_id)
 
 
 class TableRematch(_TableAction):
     @extend_schema(request=None, responses={201: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        rematch = services.table_rematch(game_id=game_id, user=request.user)
+        rematch = services.table_rematch(game_id=game_id, user=signed_in_user(request))
         return Response(selectors.table_detail(rematch, request.user), status=201)
 
 
@@ -155,21 +156,21 @@ class TableBots(_TableAction):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = shortcuts.valid(serializers.BotAddSerializer, request.data)
-        services.bot_add(game_id=game_id, user=request.user, level=body["level"])
+        services.bot_add(game_id=game_id, user=signed_in_user(request), level=body["level"])
         return self.done(request, game_id, 201)
 
 
 class TableBotDetail(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def delete(self, request: Request, game_id: str, seat_id: int) -> Response:
-        services.bot_remove(game_id=game_id, user=request.user, seat_id=seat_id)
+        services.bot_remove(game_id=game_id, user=signed_in_user(request), seat_id=seat_id)
         return self.done(request, game_id)
 
 
 class TableResign(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        services.game_resign(game_id=game_id, user=request.user)
+        services.game_resign(game_id=game_id, user=signed_in_user(request))
         return self.done(request, game_id)
 
 
@@ -182,7 +183,9 @@ class TableAbort(_TableAction):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = shortcuts.valid(serializers.AbortSerializer, request.data)
-        services.game_abort(game_id=game_id, staff_user=request.user, reason=body["reason"])
+        services.game_abort(
+            game_id=game_id, staff_user=signed_in_user(request), reason=body["reason"]
+        )
         return self.done(request, game_id)
 
 
@@ -198,7 +201,9 @@ class TableDisconnect(_TableAction):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = shortcuts.valid(serializers.ReasonSerializer, request.data)
-        moderation.streams_close(game_id=game_id, moderator=request.user, reason=body["reason"])
+        moderation.streams_close(
+            game_id=game_id, moderator=signed_in_user(request), reason=body["reason"]
+        )
         return Response({"closed": True})
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
@@ -18,7 +18,7 @@ from games.selectors.views import game_view, viewer_seat
 
 
 def table_list(
-    user: AbstractBaseUser | None,
+    user: User | AnonymousUser | None,
     *,
     ruleset: str | None = None,
     status: str | None = None,
@@ -113,7 +113,7 @@ def table_summary(game: Game, ratings: dict[tuple[str, int], int] | None = None)
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
-def table_detail(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
+def table_detail(game: Game, user: User | AnonymousUser | None) -> dict[str, Any]:
     seat = viewer_seat(game, user)
     view = game_view(game, seat)
     return {

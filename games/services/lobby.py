@@ -8,7 +8,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -40,7 +40,7 @@ def _require_open(game: Game) -> None:
         raise Conflict("table_not_open", "This table has already started.")
 
 
-def _require_host(game: Game, user: AbstractBaseUser, what: str) -> None:
+def _require_host(game: Game, user: User, what: str) -> None:
     """The host, or a moderator (e.g. to start a table its host abandoned): being staff
     is not enough, and a moderator's doing so at another's table goes on the record."""
     if game.created_by_id is not None and game.created_by_id == user.pk:
@@ -53,7 +53,7 @@ def _require_host(game: Game, user: AbstractBaseUser, what: str) -> None:
 @transaction.atomic
 def table_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     ruleset: str,
     seats: int,
     options: dict[str, Any] | None = None,
@@ -151,7 +151,7 @@ def _require_room(game: Game) -> None:
 
 
 @transaction.atomic
-def table_join(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Seat:
+def table_join(*, game_id: uuid.UUID | str, user: User) -> Seat:
     game = table_locked(game_id)
     _require_open(game)
     if game.seats.filter(user=user).exists():
@@ -163,7 +163,7 @@ def table_join(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Seat:
 
 
 @transaction.atomic
-def table_leave(*, game_id: uuid.UUID, user: AbstractBaseUser) -> None:
+def table_leave(*, game_id: uuid.UUID | str, user: User) -> None:
     game = table_locked(game_id)
     _require_open(game)
     deleted, _ = game.seats.filter(user=user, bot_level="").delete()
@@ -173,7 +173,7 @@ def table_leave(*, game_id: uuid.UUID, user: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
-def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium") -> Seat:
+def bot_add(*, game_id: uuid.UUID | str, user: User, level: str = "medium") -> Seat:
     game = table_locked(game_id)
     _require_open(game)
     _require_host(game, user, f"added a bot ({level})")
@@ -189,7 +189,7 @@ def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium"
 
 
 @transaction.atomic
-def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> None:
+def bot_remove(*, game_id: uuid.UUID | str, user: User, seat_id: int) -> None:
     game = table_locked(game_id)
     _require_open(game)
     _require_host(game, user, f"removed a bot (seat id {seat_id})")
@@ -200,7 +200,7 @@ def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> N
 
 
 @transaction.atomic
-def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
+def game_start(*, game_id: uuid.UUID | str, user: User) -> Game:
     game = table_locked(game_id)
     _require_open(game)
     _require_host(game, user, "started the game")
@@ -265,7 +265,7 @@ def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
 
 
 @transaction.atomic
-def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
+def table_rematch(*, game_id: uuid.UUID | str, user: User) -> Game:
     """The same game again, for a player of a game that is over: its ruleset, options,
     seats, clock and bots (at their levels), with the other players' seats left for them.
 
