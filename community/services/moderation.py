@@ -135,8 +135,9 @@ def account_unban(*, player: User, moderator: User, reason: str) -> None:
 def report_close(*, report_id: int, moderator: User, resolved: bool, note: str = "") -> Report:
     """Resolve (action was taken) or dismiss (nothing wrong) an open report."""
     require_moderator(moderator)
-    report = Report.objects.select_for_update().select_related("message").filter(pk=report_id)
-    report = report.first()
+    report = (
+        Report.objects.select_for_update().select_related("message").filter(pk=report_id).first()
+    )
     if report is None:
         raise NotFound("not_found", "No such report.")
     if report.status != Report.Status.OPEN:

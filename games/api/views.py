@@ -96,7 +96,8 @@ class TableList(APIView):
         )
         pages = TablePages()
         page = pages.paginate_queryset(games, request, view=self)
-        return pages.get_paginated_response(selectors.table_summaries(page))
+        # The pages have a default limit, so there always is a page.
+        return pages.get_paginated_response(selectors.table_summaries(page or []))
 
     @extend_schema(
         request=serializers.TableCreateSerializer,

@@ -74,7 +74,7 @@ _names_cache: OrderedDict[tuple, tuple[float, dict[int, str]]] = OrderedDict()
 _names_lock = threading.Lock()
 
 
-def describe(game: Game, kind: str, data: dict[str, Any], names: dict[int, str]) -> str:
+def describe(game: Game, kind: str, data: dict[str, Any], names: dict[Any, str]) -> str:
     """The move log line in words, written from the redacted data only."""
     if kind == tables.TABLE_STARTED:
         return "The game started."

@@ -59,7 +59,7 @@ def seat_directory(
         if seat.number is None:
             continue
         names[seat.number] = seat.display_name
-        if seat.user_id and not seat.departed and seat.user.is_active:
+        if seat.user_id and not seat.departed and seat.user is not None and seat.user.is_active:
             viewers[seat.user_id] = seat.number
     return viewers, names
 
