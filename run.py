@@ -4,6 +4,7 @@
 python3 run.py serve   # http://127.0.0.1:8000 (SQLite, in-memory channels, in-process bots)
 python3 run.py test    # the whole test suite (PostgreSQL + Redis too when CI=true)
 python3 run.py lint    # ruff, lint-imports and mypy (CI runs it before the tests)
+python3 run.py manage  # any manage.py command in .venv: python3 run.py manage audit_game <id>
 """
 
 from __future__ import annotations
@@ -105,12 +106,15 @@ def ensure_chromium() -> None:
     if shutil.which("chromium") or Path("/usr/bin/chromium").exists():
         return
     if shutil.which("apt-get") and os.geteuid() == 0:
-        subprocess.run(["apt-get", "update", "-qq"], check=False)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "chromium"],
-            check=False,
-            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-        )
+        log = VENV / "apt-chromium.log"
+        print(f"Installing Debian's chromium for the browser tests (apt output: {log})", flush=True)
+        apt_env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        with log.open("w") as out:
+            for step in (
+                ["apt-get", "update", "-qq"],
+                ["apt-get", "install", "-y", "-qq", "chromium"],
+            ):
+                subprocess.run(step, check=False, env=apt_env, stdout=out, stderr=subprocess.STDOUT)
 
 
 def bound_host(address: str) -> str:
@@ -199,8 +203,14 @@ def test() -> None:
     sys.exit(code)
 
 
+def manage() -> None:
+    with contextlib.redirect_stdout(sys.stderr):  # a command's own output stays clean
+        install()
+    os.execv(str(PY), [str(PY), str(ROOT / "manage.py"), *sys.argv[2:]])
+
+
 if __name__ == "__main__":
-    commands = {"serve": serve, "test": test, "lint": lint}
+    commands = {"serve": serve, "test": test, "lint": lint, "manage": manage}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(__doc__)
     commands[sys.argv[1]]()

@@ -10,7 +10,6 @@ from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.urls import URLPattern, URLResolver, include, path
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -293,14 +292,3 @@ class MuteAdmin(ModeratorAccess, admin.ModelAdmin):
     list_display = ("user", "until", "lifted_at", "reason", "created_by", "created_at")
     search_fields = ("user__username", "reason")
     readonly_fields = ("user", "until", "lifted_at", "reason", "created_by", "created_at")
-
-
-def legacy_urls() -> list[URLPattern | URLResolver]:
-    """These models' admin pages at their addresses from before they moved here
-    (/admin/games/report/ ...): the same views, so bookmarks and links keep working."""
-    site = admin.site
-    old = {ChatMessage: "games", Report: "games", ModerationRecord: "games", Mute: "players"}
-    return [
-        path(f"admin/{app}/{model._meta.model_name}/", include(site._registry[model].urls))
-        for model, app in old.items()
-    ]

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from community import publish, selectors, services
 from games import publishing as game_publish
 from games import selectors as game_selectors
+from games.api.errors import refusal_or_failure
 from games.api.throttling import refuse_if_throttled
 from games.errors import ServiceError
 from games.sockets.guard import GuardedJsonConsumer
@@ -51,8 +52,11 @@ class ChatConsumer(GuardedJsonConsumer):
                 await self.send_json(
                     {"type": "error", "code": "unknown_message", "message": "Send say or report."}
                 )
-        except ServiceError as exc:
-            await self.send_json({"type": "error", **exc.as_json()})
+        except Exception as exc:
+            # The API's one mapping, as the game socket's: a service refusal, a rate limit,
+            # a store that is down (503) or a logged 500; the socket stays open.
+            refused = refusal_or_failure(exc, "a chat message")
+            await self.send_json({"type": "error", "status": refused.status, **refused.body})
 
     async def chat_posted(self, message: dict[str, Any]) -> None:
         line = await self._line(message["message"])

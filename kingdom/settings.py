@@ -347,10 +347,12 @@ def env_rate(scope: str, default: str) -> str | None:
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         # DRF's TokenAuthentication, its answer kept in the shared cache (players/
-        # authentication.py): no query per request.
+        # authentication.py): no query per request. First, so a request without
+        # credentials answers 401 with "WWW-Authenticate: Token" (DRF takes the header from
+        # the first class; the session's has none, which made it a 403).
         "players.authentication.CachedTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON only: no browsable HTML pages under /api/ (Accept: text/html alone is a 406).

@@ -3,7 +3,6 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from community.admin import legacy_urls as community_admin_urls
 from games import pages, rules_page
 from infra import health, metrics
 from players import api as player_api
@@ -26,7 +25,6 @@ urlpatterns = [
     path("leaderboard/<str:ruleset>/", player_pages.leaderboard, name="leaderboard"),
     path("players/<str:username>/", player_pages.profile, name="profile"),
     path("accounts/", include("players.urls")),
-    *community_admin_urls(),
     path("admin/", admin.site.urls),
     path("api/", include("community.api.urls")),
     path(

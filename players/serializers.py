@@ -75,7 +75,7 @@ class TokenSerializer(serializers.Serializer):
 
 # ---- paging -----------------------------------------------------------------------------
 class LeaderboardPagination(OffsetPages):
-    """``?limit=`` 1 to 500 (default 100; out of range is clamped, as before paging) and
+    """``?limit=`` 1 to 500 (default 100; out of range is clamped) and
     ``?offset=``; a value that is not a whole number is a 400, not a silent default."""
 
 

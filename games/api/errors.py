@@ -170,6 +170,16 @@ def refusal(exc: BaseException) -> Refusal | None:
     return None
 
 
+def refusal_or_failure(exc: BaseException, what: str) -> Refusal:
+    """The answer to a socket's request (``what``: "a move", "a chat message") that raised
+    ``exc``: ``refusal``'s mapping, or a logged 500 whose text says nothing of the code."""
+    found = refusal(exc)
+    if found is None:
+        log.error("%s failed", what, exc_info=exc)
+        return Refusal(500, dict(SERVER_ERROR))
+    return found
+
+
 def json_error_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     refused = refusal(exc)
     if refused is not None:

@@ -1,11 +1,12 @@
 """The API's outer guard: hostile input is refused before any view parses it, and
 whatever still goes wrong under /api/ answers JSON ``{"code", "message"}``.
 
-Before the view: a body over ``API_MAX_BODY_BYTES`` is a 413 (not read further); a JSON
-body nested deeper than ``API_MAX_JSON_DEPTH`` (json's recursion would raise), or holding
-a NUL (PostgreSQL refuses it in text) or a lone surrogate (no encoding can store it), is a
-400; so is a NUL in the path or the query, and a Host not allowed; a JSON body in a
-charset other than UTF-8 is a 415; an address without its final slash is a 404 naming it.
+Before the view: a declared length over ``API_MAX_BODY_BYTES`` is a 413 (infra/body_limit.py
+holds a body to it as it arrives); a NUL in the path or the query and a Host not allowed
+are 400s; a JSON body in a charset other than UTF-8 is a 415; an address without its
+final slash is a 404 naming it. A JSON body is parsed once, by the view's parser
+(games/api/parsers.py), which refuses what ``games.json_input`` refuses (too deep, NUL,
+lone surrogate) with a 400.
 After: Redis or PostgreSQL not answering is a JSON 503 with Retry-After, another uncaught
 exception a logged JSON 500 with no traceback text, and any HTML error page (a debug
 page) becomes JSON.
@@ -15,7 +16,6 @@ page) becomes JSON.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from http import HTTPStatus
@@ -28,7 +28,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import is_valid_path
 from django.utils.decorators import sync_and_async_middleware
 
-from games import json_input, publishing
+from games import publishing
 from games.api.errors import (
     bad_request_page,
     is_api,
@@ -95,31 +95,15 @@ def refuse(request: HttpRequest) -> HttpResponse | None:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return json_error("bad_request", "Content-Length is not a number.", 400)
-    if declared > limit or len(request.body) > limit:
+    if declared > limit:  # (a body without its length is held to it as it arrives)
         return json_error("too_large", f"A request body holds at most {limit} bytes.", 413)
-    body = request.body
     if "json" not in (request.content_type or ""):
         return None
     charset = (request.content_params or {}).get("charset", "utf-8").strip().lower()
     if charset not in UTF_8:
-        # JSON is UTF-8 (RFC 8259); this guard and the parser read it as that.
+        # JSON is UTF-8 (RFC 8259); the parser reads it as that.
         return json_error("unsupported_charset", "A JSON body is UTF-8 (charset=utf-8).", 415)
-    if not body:
-        return None
-    return _refuse_json(body)
-
-
-def _refuse_json(body: bytes) -> HttpResponse | None:
-    try:
-        document = json.loads(body)
-    except RecursionError:
-        document = json_input.TOO_DEEP
-    except ValueError:
-        return None  # malformed: the view's parser answers its own 400
-    problem = json_input.problem(document)
-    if problem is None:
-        return None
-    return json_error(problem.code, problem.message, 400)
+    return None
 
 
 def missing_slash(request: HttpRequest) -> bool:

@@ -10,17 +10,15 @@ back, and send the write's notices to the channel layer on their event loop
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from games import selectors, services
-from games.api.errors import SERVER_ERROR, Refusal, refusal
+from games.api.errors import Refusal, refusal_or_failure
 from games.api.serializers import CommandSerializer
 from games.api.throttling import refuse_if_throttled
 from games.errors import Forbidden
 from games.services import Submitted
 
-log = logging.getLogger(__name__)
 THROTTLE_SCOPE = "commands"  # players/throttles.py
 
 
@@ -63,10 +61,5 @@ def answer(result: Submitted, user: Any) -> tuple[int, dict[str, Any]]:
 
 
 def refused(exc: Exception) -> Refusal:
-    """The answer to a move that raised ``exc``: the API's mapping (games/api/errors.py
-    ``refusal``), or a logged 500."""
-    found = refusal(exc)
-    if found is None:
-        log.error("a move failed", exc_info=exc)
-        return Refusal(500, dict(SERVER_ERROR))
-    return found
+    """The answer to a move that raised ``exc``: the API's mapping, or a logged 500."""
+    return refusal_or_failure(exc, "a move")

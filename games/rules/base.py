@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Command and IllegalCommand live in ``commands`` (shapes needs them too); the rulesets
-# import them from here as before.
+# import them from here, the contract's one module (hence the explicit re-export).
 from games.rules.commands import Command as Command
 from games.rules.commands import IllegalCommand as IllegalCommand
 from games.rules.shapes import CommandShapes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import redis
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -154,3 +155,37 @@ def test_unknown_table_chat_is_refused(make_user):
         return connected
 
     assert not async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize(
+    ("failure", "status", "code"),
+    [
+        (redis.exceptions.ConnectionError("Redis is down"), 503, "unavailable"),
+        (RuntimeError("a bug"), 500, "server_error"),
+    ],
+)
+def test_a_failure_behind_a_line_is_answered_as_the_api_would_and_the_socket_stays(
+    game_of_two, monkeypatch, failure, status, code
+):
+    """A store that is down (the rate limits' Redis, say) is a 503 frame, anything else a
+    logged 500 frame with no code text; the socket stays open for the next line."""
+    game, ana, _bob = game_of_two
+
+    def failing_post(**kwargs):
+        raise failure
+
+    monkeypatch.setattr(services, "chat_post", failing_post)
+
+    async def scenario():
+        speaker = connect(game.id, ana)
+        await speaker.connect()
+        await speaker.receive_json_from(timeout=5)
+        await speaker.send_json_to({"type": "say", "body": "hello"})
+        refused = await speaker.receive_json_from(timeout=5)
+        assert (refused["type"], refused["status"], refused["code"]) == ("error", status, code)
+        assert "a bug" not in refused["message"]
+        await speaker.send_json_to({"type": "ping"})
+        assert (await speaker.receive_json_from(timeout=5))["type"] == "pong"
+        await speaker.disconnect()
+
+    async_to_sync(scenario)()

@@ -89,7 +89,8 @@ def test_revoking_the_token_stops_it_and_a_new_one_can_be_obtained():
     assert token_client(old).post("/api/auth/token/revoke/").status_code == 204
     assert not authenticates(old)
     refused = token_client(old).post("/api/auth/token/revoke/")
-    assert (refused.status_code, refused.json()["message"]) == (403, "Invalid token.")
+    assert (refused.status_code, refused.json()["message"]) == (401, "Invalid token.")
+    assert refused["WWW-Authenticate"] == "Token"
     again = APIClient().post("/api/auth/token/", {"username": "ana", "password": "pw-123456789"})
     assert again.status_code == 200
     new = again.json()["token"]
@@ -98,7 +99,8 @@ def test_revoking_the_token_stops_it_and_a_new_one_can_be_obtained():
 
 def test_revoking_needs_a_logged_in_caller():
     response = APIClient().post("/api/auth/token/revoke/")
-    assert response.status_code == 403
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
     assert response.json()["code"] == "not_authenticated"
 
 

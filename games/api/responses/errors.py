@@ -24,8 +24,8 @@ class ErrorSerializer(serializers.Serializer):
 
 _ERROR_WHEN = {
     400: "The request is invalid or the rules refuse the command.",
-    401: "Not authenticated.",
-    403: "Not authenticated, or not allowed to do this.",
+    401: "No credentials, or a token that is not valid (with WWW-Authenticate: Token).",
+    403: "Signed in, but not allowed to do this.",
     404: "No such table, message, report, player or game.",
     409: "The table or game is not in a state that allows this (or the seq is stale).",
     413: "The request body is too large.",
@@ -40,7 +40,7 @@ def errors(*statuses: int) -> dict[int, OpenApiResponse]:
 
 
 # Which errors an operation may answer: every call may be refused with 400 (bad query or
-# body) and, with a bad token, 401/403; writes take bodies (413, 415); ONE names a thing by its
+# body), 401 without valid credentials, 403 when not allowed; writes take bodies (413, 415); ONE names a thing by its
 # id or name in the path (404); TABLE acts on a table whose state may forbid it (409).
 READ = errors(400, 401, 403)
 READ_ONE = errors(400, 401, 403, 404)

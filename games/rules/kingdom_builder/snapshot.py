@@ -1,7 +1,7 @@
 """JSON snapshots and determinization of the state (``copy_state`` is in ``state.py``).
 
-A base game's snapshot has the same keys as before the expansions existed; the
-expansions' parts go under ``"expansions"`` when one is in play.
+A base game's snapshot holds the base game's keys only; the expansions' parts go under
+``"expansions"`` when one is in play.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from games.rules.kingdom_builder.state import EXPANSION_DEFAULTS, State, copy_ac
 
 def dump(s: State) -> dict[str, Any]:
     """The snapshot; the expansions' parts only when one is in play, so that a base game's
-    snapshot is the same as before the expansions existed."""
+    snapshot holds only the base game's keys (older snapshots load unchanged)."""
     data = {
         "options": {
             k: v

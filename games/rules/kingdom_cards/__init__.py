@@ -2,7 +2,7 @@
 
 Ruleset key ``kingdom-cards``, 3–5 players (table option ``allow_two_players`` allows 2).
 Source: the Board Game Arena help page for "Kingdoms" (the card game by Rogier J.C.
-Ooijevaar, 2016), as summarised in the project's spec (shared/rules/kingdom-cards.md).
+Ooijevaar, 2016); the engine's choices where it is open: docs/rules-choices.md.
 
 Modules: ``cards`` (the 84 cards, roles, tiers, bonuses), ``kingdom`` (groups, flags, the
 bonus, the completion check), ``battle`` (attack values, the raise, the second card, the

@@ -1,7 +1,8 @@
 """Reiner Knizia's Kingdoms (ruleset key ``kingdoms``), 2-4 players.
 
-Rules: /work/shared/rules/kingdoms.md (the 2011 Fantasy Flight rulebook with the Wizard;
-``wizard=False`` is the 22-tile 2002 edition). Where each rule lives:
+Rules: the 2011 Fantasy Flight rulebook, with the Wizard (``wizard=False`` is the
+22-tile 2002 edition); the engine's choices where it is open: docs/rules-choices.md.
+Where each rule lives:
 
 - ``tiles``    the 23 (22) tiles and their stable ids: ``"+1a"``..``"+6b"``, ``"-1"``..
   ``"-6"``, ``"mountain_a"``, ``"mountain_b"``, ``"dragon"``, ``"gold_mine"``, ``"wizard"``.

@@ -34,10 +34,10 @@ def test_admin_actions_ask_for_a_reason_and_record_it(four, mod, client):
     client.force_login(mod)
     # Without "apply" the action shows the reason form.
     form = client.post(
-        "/admin/games/report/", {"action": "hide_and_resolve", "_selected_action": [report.pk]}
+        "/admin/community/report/", {"action": "hide_and_resolve", "_selected_action": [report.pk]}
     )
     assert form.status_code == 200 and b'name="reason"' in form.content
-    admin_action(client, "games/report", "hide_and_resolve", [report.pk], reason="insult")
+    admin_action(client, "community/report", "hide_and_resolve", [report.pk], reason="insult")
     assert ChatMessage.objects.get(pk=line.pk).hidden
     assert Report.objects.get(pk=report.pk).status == Report.Status.RESOLVED
     seat = game.seats.get(user=trio[2])
@@ -52,9 +52,9 @@ def test_admin_actions_ask_for_a_reason_and_record_it(four, mod, client):
     actions = set(ModerationRecord.objects.values_list("action", flat=True))
     assert {"hide_message", "resolve_report", "kick", "mute", "ban", "abort"} <= actions
     assert set(ModerationRecord.objects.values_list("moderator_name", flat=True)) == {"mod"}
-    queue = client.get("/admin/games/report/?status=all")
+    queue = client.get("/admin/community/report/?status=all")
     assert queue.status_code == 200 and b"nasty" in queue.content
-    detail = client.get(f"/admin/games/report/{report.pk}/change/")
+    detail = client.get(f"/admin/community/report/{report.pk}/change/")
     assert f"/tables/{game.id}/audit/".encode() in detail.content
 
 

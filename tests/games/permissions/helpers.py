@@ -45,12 +45,14 @@ def person(name: str, staff: bool = False):
     return get_user_model().objects.create(username=name, is_staff=staff)
 
 
-def everyone(status: int, anonymous: int = 403) -> dict[str, int]:
+def everyone(status: int, anonymous: int = 401) -> dict[str, int]:
+    """``status`` for every signed-in role; a request without credentials (anonymous, or a
+    banned account's ended session) answers 401 with ``WWW-Authenticate: Token``."""
     return {role: (anonymous if role in UNKNOWN else status) for role in ROLES}
 
 
-def only(allowed: dict[str, int], others: int = 403) -> dict[str, int]:
-    return {role: allowed.get(role, others) for role in ROLES}
+def only(allowed: dict[str, int], others: int = 403, anonymous: int = 401) -> dict[str, int]:
+    return {role: allowed.get(role, anonymous if role in UNKNOWN else others) for role in ROLES}
 
 
 def fill(path: str, w: World) -> str:

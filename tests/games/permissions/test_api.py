@@ -66,8 +66,9 @@ ENDPOINTS = {
              lambda w: {"username": w.users["player"].username, "reason": "test"},
              MODERATOR_ONLY),
     "audit_summary": ("get", "/api/tables/{game}/audit/", None, everyone(200, 200)),
+    # A game in progress is audited by staff only: refused to anyone else alike (403).
     "audit_trail": ("get", "/api/tables/{game}/audit/trail/", None,
-                    only({"staff": 200, "moderator": 200})),
+                    only({"staff": 200, "moderator": 200}, anonymous=403)),
     "chat_read": ("get", "/api/tables/{game}/chat/", None, everyone(200, 200)),
     "chat_post": ("post", "/api/tables/{game}/chat/", lambda w: {"body": "hi"},
                   {**everyone(201), "muted": 403}),

@@ -13,18 +13,18 @@ PAGES = {
     "lobby_page": ("/", everyone(200, 200)),
     "profile_page": ("/players/{third}/", everyone(200, 200)),
     "table_page": ("/tables/{game}/", everyone(200, 200)),
-    "audit_page_in_progress": ("/tables/{game}/audit/", only({"staff": 200, "moderator": 200})),
+    "audit_page_in_progress": ("/tables/{game}/audit/", only({"staff": 200, "moderator": 200}, anonymous=403)),
     "leaderboards_page": ("/leaderboard/", everyone(200, 200)),
     "leaderboard_page": ("/leaderboard/kingdoms/", everyone(200, 200)),
     # The admin sends non-staff to its login page; staff without the permission see no
     # moderation models at all.
-    "admin_queue": ("/admin/games/report/", only({"staff": 403, "moderator": 200}, 302)),
+    "admin_queue": ("/admin/community/report/", only({"staff": 403, "moderator": 200}, 302, anonymous=302)),
     "admin_records": (
-        "/admin/games/moderationrecord/", only({"staff": 403, "moderator": 200}, 302),
+        "/admin/community/moderationrecord/", only({"staff": 403, "moderator": 200}, 302, anonymous=302),
     ),
-    "admin_games": ("/admin/games/game/", only({"staff": 403, "moderator": 200}, 302)),
-    "admin_events": ("/admin/games/gameevent/", only({"staff": 403, "moderator": 200}, 302)),
-    "admin_players": ("/admin/auth/user/", only({"staff": 403, "moderator": 200}, 302)),
+    "admin_games": ("/admin/games/game/", only({"staff": 403, "moderator": 200}, 302, anonymous=302)),
+    "admin_events": ("/admin/games/gameevent/", only({"staff": 403, "moderator": 200}, 302, anonymous=302)),
+    "admin_players": ("/admin/auth/user/", only({"staff": 403, "moderator": 200}, 302, anonymous=302)),
 }  # fmt: skip
 
 
