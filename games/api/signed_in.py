@@ -1,4 +1,5 @@
-"""The account behind a request in a view that lets only signed-in users in."""
+"""The account behind a request in a view that lets only signed-in users in (an API
+view behind ``IsAuthenticated`` or ``IsModerator``, a moderator's admin action)."""
 
 from __future__ import annotations
 
