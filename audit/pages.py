@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -16,7 +18,7 @@ def audit_page(request: HttpRequest, game_id: str) -> HttpResponse:
     except NotFound:
         return render(request, "games/missing.html", status=404)
     if not trail.may_audit(game, request.user):
-        context = {"game": game}
+        context: dict[str, Any] = {"game": game}
         return render(request, "audit/audit_closed.html", context, status=403)
     report = trail.audit_report(game)
     config = {

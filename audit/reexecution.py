@@ -72,8 +72,16 @@ def reexecute(
             else:
                 kind, _, who = actor.partition(":")
                 seat = int(who) if kind in {"seat", "bot"} else None
+                # The first batch starts the table (checked above): later ones have one.
                 events = tables.command_events(
-                    rules, table, seed, head, seat, command, actor_kind=kind, now_ms=now_ms
+                    rules,
+                    table,  # type: ignore[arg-type]
+                    seed,
+                    head,
+                    seat,
+                    command,
+                    actor_kind=kind,
+                    now_ms=now_ms,
                 )
         except (IllegalCommand, KeyError, TypeError, ValueError, AssertionError) as exc:
             problems.append(f"command at event {batch[0]['seq']} refused: {exc!r}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractUser, AnonymousUser
 
 from audit.stored import audit_game
 from community.selectors import moderation_of
@@ -22,7 +22,7 @@ from games.models import Game
 from games.rules import get_ruleset
 
 
-def may_audit(game: Game, user: AbstractBaseUser | None) -> bool:
+def may_audit(game: Game, user: AbstractUser | AnonymousUser | None) -> bool:
     """Finished (or aborted) games: anyone. In progress or open: staff only."""
     if game.is_over:
         return True

@@ -260,7 +260,7 @@ def _compare_fields(
 def verify(
     records: list[dict[str, Any]],
     *,
-    ruleset_key: str,
+    ruleset_key: str | None,
     seed: str | None,
     snapshots: dict[int, dict[str, Any]] | None = None,
     outcome: dict[str, Any] | None = None,
@@ -275,7 +275,7 @@ def verify(
         verdict.chain_intact = False
         verdict.problems.append(f"hash chain broken at event {broken[0]}: {broken[1]}")
     try:
-        rules = get_ruleset(ruleset_key)
+        rules = get_ruleset(ruleset_key or "")  # no key is as unknown as an empty one
     except KeyError:
         verdict.replay_matches = False
         verdict.problems.append(f"unknown ruleset {_brief(ruleset_key)}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ def available() -> str | None:
     return None
 
 
-def persistence_env(database: dict[str, Any], sqlite_dir: Path) -> dict[str, str]:
+def persistence_env(database: Mapping[str, Any], sqlite_dir: Path) -> dict[str, str]:
     """The library's settings for the database Django uses (SQLite: a file of its own,
     since the test database may live in memory)."""
     if "postgresql" in database["ENGINE"]:

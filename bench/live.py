@@ -170,7 +170,8 @@ def _ours_then_peer(options: dict[str, Any], urls: list[str], say: Any) -> list[
         connections.close_all()
         for conn in connections.all(initialized_only=True):
             if getattr(conn, "pool", None) is not None:
-                conn.close_pool()
+                # Only PostgreSQL's wrapper has a pool (checked above).
+                conn.close_pool()  # type: ignore[attr-defined]
         found = _run_loop(
             asyncio.wait_for(
                 _measure(seats, targets, tables, games, options, pids, sampler, say),
@@ -310,7 +311,7 @@ async def _measure(
             )
         )
         wall = time.perf_counter() - started
-        cpu = servers.cpu_seconds(pids) - cpu0 if pids else None
+        cpu = servers.cpu_seconds(pids) - cpu0 if cpu0 is not None else None
         if watchers:  # the last frames on their way: every spectator must see its head
             await asyncio.sleep(SPECTATORS_SETTLE_SECONDS)
         own = time.process_time() - own0
@@ -426,7 +427,8 @@ def _versions(server: str | None) -> dict[str, str | None]:
     json_used = (
         f"orjson {servers.version_of('orjson')}"
         if "orjson" in sys.modules
-        else f"json (stdlib) {json.__version__}"
+        # The stdlib module has __version__; typeshed leaves it out.
+        else f"json (stdlib) {json.__version__}"  # type: ignore[attr-defined]
     )
     return {
         "server": f"{server} {servers.version_of(server)}" if server else None,

@@ -23,6 +23,7 @@ from typing import Any
 import aiohttp
 import orjson
 import websockets
+from websockets.typing import Origin
 
 # A move whose own socket has not shown the new head by then counts as an error.
 MOVE_TIMEOUT = 10.0
@@ -234,7 +235,7 @@ async def watch(table: Table, server: str, count: int) -> None:
     url = f"ws://{server.removeprefix('http://')}/ws/games/{table.game_id}/"
     for _ in range(count):
         spectator = Spectator()
-        spectator.ws = await websockets.connect(url, origin=server, max_size=None)
+        spectator.ws = await websockets.connect(url, origin=Origin(server), max_size=None)
         spectator.reader = asyncio.create_task(_spectate(spectator))
         table.spectators.append(spectator)
 

@@ -305,7 +305,8 @@ class ConnectionSampler:
             # One more sample when stopped: a measured phase shorter than ``every`` (a
             # few fast moves) still reads the connections its servers hold.
             stopping = self._stop.wait(self.every)
-            (count,) = self._conn.execute(query, params).fetchone()
+            # count(*) always returns its one row.
+            (count,) = self._conn.execute(query, params).fetchone()  # type: ignore[misc]
             if self._measuring:
                 self.peak, self.samples = max(self.peak, count), self.samples + 1
 

@@ -112,7 +112,7 @@ class Process:
         self.popen.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.running:
+        if self.popen is not None and self.running:
             os.killpg(self.popen.pid, signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(timeout=10)
@@ -158,9 +158,10 @@ class Postgres:
 
     def __init__(self) -> None:
         found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-        if not found and shutil.which("initdb") is None:
+        initdb = found[-1] if found else shutil.which("initdb")
+        if initdb is None:
             raise Missing("PostgreSQL's initdb is not installed (apt-get install postgresql)")
-        self.bin = Path(found[-1]).parent if found else Path(shutil.which("initdb")).parent
+        self.bin = Path(initdb).parent
         self.port = free_port()
         # Under /tmp, not a test's private directory: the cluster's account must reach it.
         self.dir = Path(tempfile.mkdtemp(prefix="kingdom-pg-"))

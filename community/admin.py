@@ -21,6 +21,7 @@ from community.admin_mutes import MuteForm, mute_users
 from community.models import ChatMessage, ModerationRecord, Mute, Report
 from games import services as game_services
 from games.admin_actions import ModeratorAccess, game_links, with_reason
+from games.api.signed_in import signed_in_user
 
 
 class NoteForm(forms.Form):
@@ -50,7 +51,7 @@ class ChatMessageAdmin(ModeratorAccess, admin.ModelAdmin):
             queryset,
             title="Hide messages",
             perform=lambda m, c: services.message_hide(
-                message_id=m.pk, moderator=request.user, reason=c["reason"]
+                message_id=m.pk, moderator=signed_in_user(request), reason=c["reason"]
             ),
         )
 
@@ -74,7 +75,7 @@ class ChatMessageAdmin(ModeratorAccess, admin.ModelAdmin):
             title="Ban the authors",
             in_game_log=True,
             perform=lambda m, c: services.account_ban(
-                player=m.author, moderator=request.user, reason=c["reason"]
+                player=m.author, moderator=signed_in_user(request), reason=c["reason"]
             ),
         )
 
@@ -178,7 +179,10 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
             title="Resolve reports" if resolved else "Dismiss reports",
             form_class=NoteForm,
             perform=lambda r, c: services.report_close(
-                report_id=r.pk, moderator=request.user, resolved=resolved, note=c["reason"]
+                report_id=r.pk,
+                moderator=signed_in_user(request),
+                resolved=resolved,
+                note=c["reason"],
             ),
         )
 
@@ -195,14 +199,14 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
         def perform(report: Report, cleaned: dict[str, Any]) -> None:
             services.message_hide(
                 message_id=report.message_id,
-                moderator=request.user,
+                moderator=signed_in_user(request),
                 reason=cleaned["reason"],
                 report=report,
             )
             if report.status == Report.Status.OPEN:
                 services.report_close(
                     report_id=report.pk,
-                    moderator=request.user,
+                    moderator=signed_in_user(request),
                     resolved=True,
                     note=cleaned["reason"],
                 )
@@ -232,7 +236,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
             in_game_log=True,
             perform=lambda r, c: game_services.player_kick(
                 game_id=r.message.game_id,
-                moderator=request.user,
+                moderator=signed_in_user(request),
                 player=r.message.author,
                 reason=c["reason"],
             ),
@@ -247,7 +251,7 @@ class ReportAdmin(ModeratorAccess, admin.ModelAdmin):
             title="Ban the authors",
             in_game_log=True,
             perform=lambda r, c: services.account_ban(
-                player=r.message.author, moderator=request.user, reason=c["reason"]
+                player=r.message.author, moderator=signed_in_user(request), reason=c["reason"]
             ),
         )
 

@@ -15,6 +15,7 @@ from community import services
 from community.admin_mutes import MuteForm, mute_users
 from games import services as game_services
 from games.admin_actions import HiddenFieldsUnsearchable, with_reason
+from games.api.signed_in import signed_in_user
 
 User = get_user_model()
 
@@ -44,7 +45,7 @@ class PlayerAdmin(HiddenFieldsUnsearchable, UserAdmin):
             title="Ban accounts",
             in_game_log=True,
             perform=lambda u, c: services.account_ban(
-                player=u, moderator=request.user, reason=c["reason"]
+                player=u, moderator=signed_in_user(request), reason=c["reason"]
             ),
         )
 
@@ -56,7 +57,7 @@ class PlayerAdmin(HiddenFieldsUnsearchable, UserAdmin):
             queryset,
             title="Lift bans",
             perform=lambda u, c: services.account_unban(
-                player=u, moderator=request.user, reason=c["reason"]
+                player=u, moderator=signed_in_user(request), reason=c["reason"]
             ),
         )
 
@@ -79,7 +80,7 @@ class PlayerAdmin(HiddenFieldsUnsearchable, UserAdmin):
             queryset,
             title="Lift mutes",
             perform=lambda u, c: services.player_unmute(
-                player=u, moderator=request.user, reason=c["reason"]
+                player=u, moderator=signed_in_user(request), reason=c["reason"]
             ),
         )
 

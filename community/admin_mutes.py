@@ -10,6 +10,7 @@ from django.http import HttpRequest
 
 from community import services
 from games.admin_actions import ReasonForm
+from games.api.signed_in import signed_in_user
 
 
 class MuteForm(ReasonForm):
@@ -22,7 +23,7 @@ def mute_users(request: HttpRequest, users: list, cleaned: dict[str, Any]) -> No
     for user in users:
         services.player_mute(
             player=user,
-            moderator=request.user,
+            moderator=signed_in_user(request),
             reason=cleaned["reason"],
             minutes=cleaned.get("minutes"),
         )

@@ -34,7 +34,7 @@ class ChatLines:
     def line(self, message: dict[str, Any]) -> dict[str, Any] | None:
         from community import selectors
 
-        found = selectors.chat_message(message.get("message"))
+        found = selectors.chat_message(int(message["message"]))
         if found is None or found.hidden:
             return None
         return selectors.chat_message_json(found)

@@ -56,7 +56,7 @@ def report_json(report: Report) -> dict[str, Any]:
         },
         "game": str(message.game_id),
         "audit_url": f"/tables/{message.game_id}/audit/",
-        "handled_by": report.handled_by.username if report.handled_by_id else None,
+        "handled_by": report.handled_by.username if report.handled_by is not None else None,
         "note": report.note,
     }
 
@@ -90,7 +90,7 @@ def record_json(record: ModerationRecord) -> dict[str, Any]:
         "action": record.action,
         "moderator": record.moderator_name,
         "reason": record.reason,
-        "target": record.target_user.username if record.target_user_id else None,
+        "target": record.target_user.username if record.target_user is not None else None,
         "game": str(record.game_id) if record.game_id else None,
         "message": record.message_id,
         "report": record.report_id,

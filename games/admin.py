@@ -17,6 +17,7 @@ from games.admin_actions import (
     game_links,
     with_reason,
 )
+from games.api.signed_in import signed_in_user
 from games.models import Game, GameEvent, Seat, Snapshot
 
 
@@ -74,7 +75,7 @@ class GameAdmin(ModeratorAccess, admin.ModelAdmin):
             title="Abort games",
             in_game_log=True,
             perform=lambda g, c: services.game_abort(
-                game_id=g.id, staff_user=request.user, reason=c["reason"]
+                game_id=g.id, staff_user=signed_in_user(request), reason=c["reason"]
             ),
         )
 
@@ -103,7 +104,10 @@ class SeatAdmin(ModeratorAccess, admin.ModelAdmin):
             title="Kick from the table",
             in_game_log=True,
             perform=lambda s, c: services.player_kick(
-                game_id=s.game_id, moderator=request.user, player=s.user, reason=c["reason"]
+                game_id=s.game_id,
+                moderator=signed_in_user(request),
+                player=s.user,
+                reason=c["reason"],
             ),
         )
 

@@ -107,10 +107,11 @@ class ModeratorAccess(HiddenFieldsUnsearchable):
         return services.can_moderate(request.user)
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return services.can_moderate(request.user) or super().has_module_permission(request)
+        # A mixin for ModelAdmin, which has these permissions.
+        return services.can_moderate(request.user) or super().has_module_permission(request)  # type: ignore[misc]
 
     def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return services.can_moderate(request.user) or super().has_view_permission(request, obj)
+        return services.can_moderate(request.user) or super().has_view_permission(request, obj)  # type: ignore[misc]
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from games.rules.base import IllegalCommand
 
@@ -77,8 +77,8 @@ def clean_time_control(value: Any) -> dict[str, Any]:
     return cleaned
 
 
-def is_timed(control: dict[str, Any] | None) -> bool:
-    return bool(control) and control.get("kind", NONE) != NONE
+def is_timed(control: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
+    return control is not None and bool(control) and control.get("kind", NONE) != NONE
 
 
 @dataclass

@@ -119,10 +119,11 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        if self.user_id and not self.is_bot:
-            return self.user.username
-        if self.user_id and self.is_bot:
-            return f"{self.user.username} (bot)"
+        user = self.user  # None without a query when there is no user_id
+        if user is not None and not self.is_bot:
+            return user.username
+        if user is not None and self.is_bot:
+            return f"{user.username} (bot)"
         return f"Bot {self.joined_order + 1} ({self.bot_level})"
 
     def __str__(self) -> str:

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
+# What an app may send is any mapping (Django's ASGIHandler says so).
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 API_PREFIX = "/api/"

@@ -37,7 +37,7 @@ _clients: dict[tuple[str, str], redis.Redis] = {}
 def redis_client(alias: str = "default") -> redis.Redis:
     """A redis-py client on the pool of the cache ``alias`` (its server and options), for
     what Django's cache API cannot say, such as a script (players/throttles.py)."""
-    config = settings.CACHES[alias]
+    config: dict[str, Any] = settings.CACHES[alias]
     options = {k: v for k, v in config.get("OPTIONS", {}).items() if k != "pool_class"}
     key = (config["LOCATION"], repr(sorted(options.items())))
     client = _clients.get(key)

@@ -17,7 +17,7 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 import structlog
@@ -38,7 +38,9 @@ def redact(text: str) -> str:
     return _TICKET.sub(rf"\g<1>{REDACTED}", text)
 
 
-def request_fields(_: Any, __: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+def request_fields(
+    _: Any, __: str, event_dict: MutableMapping[str, Any]
+) -> MutableMapping[str, Any]:
     """A record that carries its request (``django.request``, ``django.security``; they
     are written after the request's own middleware has returned) gets the request's id,
     method and path, never the request's repr (its full path, query string included);
@@ -63,7 +65,7 @@ def redact_tickets(_: Any, __: str, event_dict: dict[str, Any]) -> dict[str, Any
     return event_dict
 
 
-_SHARED = [
+_SHARED: list[structlog.types.Processor] = [
     structlog.contextvars.merge_contextvars,
     structlog.stdlib.add_log_level,
     structlog.stdlib.add_logger_name,
@@ -161,7 +163,8 @@ class RequestIdMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = request_id_from(request.headers.get(REQUEST_ID_HEADER))
-        request.request_id = request_id
+        # The views and the error handlers read the id from the request.
+        request.request_id = request_id  # type: ignore[attr-defined]
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=request_id)
         started = time.perf_counter()

@@ -134,7 +134,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("SQLITE_PATH", BASE_DIR / "db.sqlite3"),
+            "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             # IMMEDIATE: a write transaction takes SQLite's write lock at BEGIN, which is
             # what select_for_update gives us on PostgreSQL (SQLite ignores it).
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},

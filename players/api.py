@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.responses.errors import READ_ONE, errors
+from games.api.signed_in import signed_in_user
 from players import ratings, selectors, services
 from players import serializers as out
 from players.models import START_RATING
@@ -39,8 +40,12 @@ class Leaderboard(APIView):
         name = selectors.ruleset_name(ruleset)
         paginator = out.LeaderboardPagination()
         bots = request.query_params.get("bots") in {"1", "true"}
-        rows = paginator.paginate_queryset(selectors.leaderboard_rows(ruleset, bots), request, self)
-        first = paginator.offset + 1
+        # The pagination has a default limit, so it always pages: rows and offset are set.
+        rows = (
+            paginator.paginate_queryset(selectors.leaderboard_rows(ruleset, bots), request, self)
+            or []
+        )
+        first = (paginator.offset or 0) + 1
         board = {
             "ruleset": ruleset,
             "ruleset_name": name,
@@ -114,7 +119,7 @@ class TokenRevoke(APIView):
     def post(self, request: Request) -> Response:
         """Delete the caller's token: it stops working at once, for every client that
         holds it. ``POST /api/auth/token/`` gives a new one."""
-        services.token_revoke(user=request.user)
+        services.token_revoke(user=signed_in_user(request))
         return Response(status=204)
 
 
@@ -127,7 +132,7 @@ class WsTicket(APIView):
         ``expires_in`` seconds to ``/ws/...?ticket=<ticket>``."""
         answer = {
             "ticket": services.ws_ticket_issue(
-                user=request.user,
+                user=signed_in_user(request),
                 token_key=getattr(request.auth, "key", None),
                 session_key=None if request.auth is not None else request.session.session_key,
             ),
@@ -148,5 +153,5 @@ class BotUpgrade(APIView):
     )
     def post(self, request: Request) -> Response:
         """Turn your account, which has never played, into a bot account, for good."""
-        services.bot_upgrade(user=request.user)
+        services.bot_upgrade(user=signed_in_user(request))
         return Response({"username": request.user.get_username(), "bot": True})

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
@@ -32,12 +32,12 @@ UNSUBSCRIBE_SALT = "players.mail.turn-emails-off"
 
 
 # ---- the address ------------------------------------------------------------------------
-def settings_of(user: AbstractBaseUser) -> MailSettings:
+def settings_of(user: User) -> MailSettings:
     found, _ = MailSettings.objects.get_or_create(user=user)
     return found
 
 
-def verified_address(user: AbstractBaseUser) -> str:
+def verified_address(user: User) -> str:
     """The account's address when it is verified, else ''."""
     email = getattr(user, "email", "")
     if not email:
@@ -46,17 +46,17 @@ def verified_address(user: AbstractBaseUser) -> str:
     return email if email in found else ""
 
 
-def address_set(*, user: AbstractBaseUser, email: str, site: str) -> None:
+def address_set(*, user: User, email: str, site: str) -> None:
     """Give the account ``email`` ('' removes it) and mail a verification link to it;
     ``site``: the site's address, as the player reached it."""
     users = get_user_model()
     users.objects.filter(pk=user.pk).update(email=email)
-    user.email = email  # type: ignore[attr-defined]
+    user.email = email
     if email and email != verified_address(user):
         verification_send(user=user, site=site)
 
 
-def verification_send(*, user: AbstractBaseUser, site: str) -> bool:
+def verification_send(*, user: User, site: str) -> bool:
     """Mail the account's address a link that confirms it; False (logged) when the mail
     server refused it (the address stays, unconfirmed: the account page sends again)."""
     email = getattr(user, "email", "")
@@ -71,7 +71,7 @@ def verification_send(*, user: AbstractBaseUser, site: str) -> bool:
     return True
 
 
-def address_verify(*, token: str) -> AbstractBaseUser:
+def address_verify(*, token: str) -> User:
     """The account whose address the link confirms, now verified. A link that is
     altered, too old, or for an address the account no longer has: ``bad_link``."""
     try:
@@ -91,11 +91,11 @@ def unsubscribe_token(user_id: int) -> str:
     return signing.dumps(user_id, salt=UNSUBSCRIBE_SALT)
 
 
-def turn_emails_set(*, user: AbstractBaseUser, on: bool) -> None:
+def turn_emails_set(*, user: User, on: bool) -> None:
     MailSettings.objects.update_or_create(user=user, defaults={"turn_emails": on})
 
 
-def turn_emails_off(*, token: str) -> AbstractBaseUser:
+def turn_emails_off(*, token: str) -> User:
     """Turn the emails off for the account the signed link names (no login needed)."""
     try:
         user_id = signing.loads(token, salt=UNSUBSCRIBE_SALT)

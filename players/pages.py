@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from games.api.signed_in import signed_in_user
 from games.errors import NotFound, ServiceError
 from players import mail, ratings, selectors, throttles
 
@@ -105,7 +106,7 @@ class AccountMailForm(forms.Form):
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
     """The player's own settings: the email address and the "your turn" emails."""
-    user = request.user
+    user = signed_in_user(request)  # (login_required let only an account in)
     settings_ = mail.settings_of(user)
     initial = {"email": user.email, "turn_emails": settings_.turn_emails}
     form = AccountMailForm(request.POST or None, initial=initial)

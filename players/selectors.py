@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
@@ -38,7 +38,7 @@ def ruleset_name(ruleset: str) -> str:
     return names[ruleset]
 
 
-def player_get(username: str) -> AbstractBaseUser:
+def player_get(username: str) -> User:
     """The account called ``username``, or ``NotFound("not_found")``."""
     # With whether it is a bot account (``is_bot``), read in the same query.
     user = get_user_model().objects.filter(username=username).select_related("bot_account").first()
@@ -78,15 +78,15 @@ def name_look_alike_taken(username: str) -> bool:
     return NameSkeleton.objects.filter(skeleton__in=names.skeletons(username)).exists()
 
 
-def rating_of(user: AbstractBaseUser, ruleset: str) -> float:
+def rating_of(user: User, ruleset: str) -> float:
     row = Rating.objects.filter(user=user, ruleset=ruleset).first()
     return row.value if row else START_RATING
 
 
-def is_bot(user: AbstractBaseUser) -> bool:
+def is_bot(user: User) -> bool:
     """Whether ``user`` is a bot account (no query when read by ``player_get``)."""
     try:
-        return user.bot_account is not None  # type: ignore[attr-defined]
+        return user.bot_account is not None
     except BotAccount.DoesNotExist:
         return False
 
@@ -139,7 +139,7 @@ def leaderboards(limit: int = 10, bots: bool = False) -> list[dict[str, Any]]:
     ]
 
 
-def ratings_for(user: AbstractBaseUser) -> list[dict[str, Any]]:
+def ratings_for(user: User) -> list[dict[str, Any]]:
     """A player's ratings, one per game played rated, for the profile page:
     ``[{"ruleset", "ruleset_name", "rating", "games", "rank", "last_change"}]``.
 
@@ -198,7 +198,7 @@ def shared_place(ranking: list[list[int]], seat: int) -> int | None:
     return None
 
 
-def player_games(user: AbstractBaseUser, limit: int = PROFILE_GAMES) -> QuerySet[Game]:
+def player_games(user: User, limit: int = PROFILE_GAMES) -> QuerySet[Game]:
     """The games ``user`` sat at that have started (newest first, as games are ordered),
     with their seats."""
     return (
@@ -209,7 +209,7 @@ def player_games(user: AbstractBaseUser, limit: int = PROFILE_GAMES) -> QuerySet
     )
 
 
-def player_profile(user: AbstractBaseUser) -> dict[str, Any]:
+def player_profile(user: User) -> dict[str, Any]:
     """What the profile page shows: ``{"player", "ratings", "rows", "stats",
     "per_game"}``, a row per game with the player's place and score."""
     names = ruleset_names()

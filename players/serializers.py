@@ -90,7 +90,10 @@ class ObtainAuthTokenFix(OpenApiViewExtension):
     def view_replacement(self) -> type:
         from rest_framework.authtoken.serializers import AuthTokenSerializer
 
-        class Fixed(self.target_class):
+        # drf-spectacular has resolved the dotted path above to the view class by now.
+        view: Any = self.target_class
+
+        class Fixed(view):
             @extend_schema(
                 auth=[],  # open to anyone: the credentials are in the body
                 request=AuthTokenSerializer,

@@ -7,7 +7,7 @@ The API and pages call these and only translate HTTP; the reads are in
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
@@ -24,7 +24,7 @@ from players.ratings import elo_deltas, unrated_reason
 
 
 # ---- accounts ---------------------------------------------------------------------------
-def account_create(*, username: str, password: str) -> tuple[AbstractBaseUser, str]:
+def account_create(*, username: str, password: str) -> tuple[User, str]:
     """A new account and its API token, as ``(user, token key)``.
 
     ``Conflict("username_taken")`` when the name is taken or reads like a name that is
@@ -47,7 +47,7 @@ def account_create(*, username: str, password: str) -> tuple[AbstractBaseUser, s
 
 
 @transaction.atomic
-def bot_upgrade(*, user: AbstractBaseUser) -> BotAccount:
+def bot_upgrade(*, user: User) -> BotAccount:
     """Turn an account that has never played into a bot account, for good: it is shown
     as a bot, ranked with the bots, and plays the games it is challenged to (or
     challenges others to) through the API only."""
@@ -63,7 +63,7 @@ def bot_upgrade(*, user: AbstractBaseUser) -> BotAccount:
     return BotAccount.objects.create(user=user)
 
 
-def token_revoke(*, user: AbstractBaseUser) -> None:
+def token_revoke(*, user: User) -> None:
     """Delete the account's API token: it stops working at once, for every client, and
     the sockets API clients opened with its tickets close."""
     Token.objects.filter(user=user).delete()
@@ -72,7 +72,7 @@ def token_revoke(*, user: AbstractBaseUser) -> None:
 
 
 def ws_ticket_issue(
-    *, user: AbstractBaseUser, token_key: str | None = None, session_key: str | None = None
+    *, user: User, token_key: str | None = None, session_key: str | None = None
 ) -> str:
     """A single-use ticket to open a WebSocket as ``user`` (see ``players.tickets``), good
     only while what asked for it holds: the API token ``token_key`` or the browser
@@ -88,7 +88,8 @@ def rating_record_result(*, game: Game, table: tables.TableState) -> list[Rating
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []
-    user_of = {s.number: s.user_id for s in Seat.objects.filter(game=game)}
+    # A rated game has no bot seat (unrated_reason), so every seat has its user.
+    user_of = {s.number: s.user_id for s in Seat.objects.filter(game=game) if s.user_id is not None}
     ranking = [[user_of[seat] for seat in group] for group in game.outcome["ranking"]]
     users = sorted(user_of.values())
     Rating.objects.bulk_create(

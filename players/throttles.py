@@ -45,7 +45,8 @@ local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
 return {0, oldest[2] or ARGV[1], count}
 """
 # EVALSHA, and EVAL once when the server does not know the script yet (a restart).
-_sliding_window = Script(None, _SLIDING_WINDOW.encode())
+# The client is given at each call (redis_client()), so the script holds none.
+_sliding_window = Script(None, _SLIDING_WINDOW.encode())  # type: ignore[arg-type]
 
 
 class ScopedWriteThrottle(SimpleRateThrottle):
@@ -79,22 +80,25 @@ class ScopedWriteThrottle(SimpleRateThrottle):
         self.num_requests, self.duration = self.parse_rate(self.rate)
         self.key = f"throttle:{scope}:{ident}"
         backend = caches[DEFAULT_CACHE_ALIAS]  # DRF's ``cache`` is a proxy to it
+        limit, duration = self.num_requests, self.duration
+        if limit is None or duration is None:
+            return True
         if isinstance(backend, RedisCache):
-            return self._allow_in_redis(backend)
-        return self._allow_in_cache()
+            return self._allow_in_redis(backend, limit, duration)
+        return self._allow_in_cache(limit, duration)
 
-    def _allow_in_cache(self) -> bool:
+    def _allow_in_cache(self, limit: int, duration: int) -> bool:
         """DRF's sliding window in the cache (the embedded mode's memory), with its own
         ``throttle_success`` and ``throttle_failure``."""
         self.history = self.cache.get(self.key, [])
         self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
+        while self.history and self.history[-1] <= self.now - duration:
             self.history.pop()
-        if len(self.history) >= self.num_requests:
+        if len(self.history) >= limit:
             return self.throttle_failure()
         return self.throttle_success()
 
-    def _allow_in_redis(self, backend: RedisCache) -> bool:
+    def _allow_in_redis(self, backend: RedisCache, limit: int, duration: int) -> bool:
         """The same window kept in a Redis sorted set and counted by one script in one
         round trip."""
         key = backend.make_and_validate_key(self.key)
@@ -102,18 +106,20 @@ class ScopedWriteThrottle(SimpleRateThrottle):
         entry = f"{self.now:.6f}-{secrets.token_hex(4)}"
         allowed, oldest, _count = _sliding_window(
             keys=[key],
-            args=[self.now, self.duration, self.num_requests, entry],
+            args=[self.now, duration, limit, entry],
             client=redis_client(),
         )
         if allowed:
             return True
         # As DRF's wait() at a refusal: until the oldest request counted leaves the window.
-        self.history = [float(oldest)] * self.num_requests
+        self.history = [float(oldest)] * limit
         return False
 
     def get_rate(self) -> str | None:
         # Read at each request (not at import), so a changed setting applies at once.
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        # DRF's rates are "N/period" strings; its stubs say numbers.
+        rates: dict[str, str | None] = api_settings.DEFAULT_THROTTLE_RATES  # type: ignore[assignment]
+        return rates.get(self.scope) if self.scope is not None else None
 
     def ident_of(self, scope: str, request: Any) -> str:
         """Who a request's write counts for: its address in the sign-up and login scopes

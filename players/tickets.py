@@ -19,7 +19,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
@@ -39,9 +39,7 @@ def _key(ticket: str) -> str:
     return "ws-ticket:" + hashlib.sha256(ticket.encode()).hexdigest()
 
 
-def issue(
-    user: AbstractBaseUser, *, token_key: str | None = None, session_key: str | None = None
-) -> str:
+def issue(user: User, *, token_key: str | None = None, session_key: str | None = None) -> str:
     """A ticket for ``user``, minted by the API token ``token_key`` or by the browser
     session ``session_key``; it is good only while that holds (``redeem``,
     ``revoke_session_tickets``)."""
@@ -72,7 +70,7 @@ def _digest(credential: str | None) -> str | None:
     return None if credential is None else hashlib.sha256(credential.encode()).hexdigest()
 
 
-def redeem(ticket: str) -> tuple[AbstractBaseUser, str | None] | None:
+def redeem(ticket: str) -> tuple[User, str | None] | None:
     """The ticket's user and the sign-in group of the session that minted it (None: an
     API token did), once: of two sockets racing with one ticket, only the one whose
     delete removed the key gets the user. None for an unknown, used or expired ticket,

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 
@@ -139,7 +139,8 @@ def wait_for_a_held_task(stack: Stack) -> None:
 
     def held() -> bool:
         with contextlib.suppress(redis.RedisError):
-            return client.hlen("unacked") > 0
+            # A synchronous client's reply is an int (the stubs also allow the async one's).
+            return cast(int, client.hlen("unacked")) > 0
         return False
 
     try:
@@ -230,7 +231,7 @@ def recorded_once(stack: Stack, community: Community) -> dict[str, Any]:
             "SELECT command_id::text, count(*) FROM games_gameevent "
             "WHERE command_id IS NOT NULL GROUP BY command_id"
         ).fetchall()
-    commands = dict(rows)
+    commands: dict[str, int] = dict(rows)
     told = set(community.answers.recorded)
     return {
         "name": "faults log",

@@ -83,10 +83,11 @@ def socket_status(base: str, game_id: str) -> int:
     status (a 500 when a dependency's failure escaped), 0 without an answer."""
     from websockets.exceptions import InvalidStatus, WebSocketException
     from websockets.sync.client import connect
+    from websockets.typing import Origin
 
     url = base.replace("http://", "ws://", 1) + f"/ws/games/{game_id}/"
     try:
-        with connect(url, origin=base, open_timeout=HTTP_TIMEOUT) as socket:
+        with connect(url, origin=Origin(base), open_timeout=HTTP_TIMEOUT) as socket:
             first = json.loads(socket.recv(timeout=HTTP_TIMEOUT))
     except InvalidStatus as exc:
         return exc.response.status_code

@@ -153,7 +153,8 @@ class Search:
         )
 
     def iterate(self) -> None:
-        world = self.ruleset.determinize(self.root_world, self.seat, self.rng)
+        # Search runs only on rulesets with determinize (OptionalRulesetParts).
+        world = self.ruleset.determinize(self.root_world, self.seat, self.rng)  # type: ignore[attr-defined]
         node, path = self.root, []
         while self.ruleset.outcome(world) is None:
             seat, commands = self._choices(world, node)

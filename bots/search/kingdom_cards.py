@@ -80,7 +80,8 @@ def playout(ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.R
     while not world.finished and world.turn < last:
         acting = sorted(ruleset.to_act(world))
         actor = acting[0] if len(acting) == 1 else rng.choice(acting)
-        ruleset.apply(world, actor, greedy(ruleset, world, actor, rng), rng)
+        # Kingdom Cards' own fast path (decide and fold in one), beyond the contract.
+        ruleset.apply(world, actor, greedy(ruleset, world, actor, rng), rng)  # type: ignore[attr-defined]
     outcome = ruleset.outcome(world)
     if outcome is not None:
         winners = outcome.winners

@@ -36,7 +36,10 @@ _PIECE: dict[str, Piece] = {}
 def piece(cell: str) -> Piece:
     found = _PIECE.get(cell)
     if found is None:
-        found = _PIECE[cell] = piece_of(cell)
+        made = piece_of(cell)
+        if made is None:
+            raise ValueError(f"{cell!r} holds no piece")
+        found = _PIECE[cell] = made
     return found
 
 
@@ -82,7 +85,7 @@ class Epoch:
                 empty.append(i)
                 continue
             kind = MOUNTAIN if p is None else p.kind
-            if kind == MOUNTAIN:
+            if p is None or kind == MOUNTAIN:
                 if empty or with_full:
                     found.append(
                         (empty, base - resources if dragon else base, resources, ranks, total)

@@ -88,7 +88,8 @@ def decide(
     patience = knowledge.patience
     rounds, cut = 0, patience.first_cut
     while clock.left() and len(alive) > 1:
-        world = ruleset.determinize(root, seat, rng)
+        # Search runs only on rulesets with determinize (OptionalRulesetParts).
+        world = ruleset.determinize(root, seat, rng)  # type: ignore[attr-defined]
         seed = rng.getrandbits(64)
         results = []
         for i in alive:

@@ -67,7 +67,7 @@ class _Plan:
 
     def _flag_score(self, flag: str) -> tuple[int, int, int]:
         full_bonus, slots = 0, 0
-        a, b, c = flag
+        a, b, c = tuple(flag)
         for t, (at_a, at_b, at_c) in zip(TIERS, self.present, strict=True):
             held = (a in at_a) + (b in at_b) + (c in at_c)
             slots += held
@@ -150,7 +150,7 @@ def _battle_command(view: dict[str, Any], plan: _Plan, legal: list[Command], sea
     for c in spendable:
         # A second card adds when of the first card's colour, else replaces it.
         same = first is not None and COLOUR[first] is not None and COLOUR[c] == COLOUR[first]
-        total = bid_halves(c) + (bid_halves(first) if same else 0) + bonus
+        total = bid_halves(c) + (bid_halves(first) if first is not None and same else 0) + bonus
         if total >= d_total:
             winning.append(c)
     return {"type": "bid", "card": _cheapest(plan, winning or bids)}

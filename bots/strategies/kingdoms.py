@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from bots.strategies import register
@@ -86,8 +87,10 @@ class Estimate:
         self.parts_through = self._parts_through()
 
     # ---- parts and lines ---------------------------------------------------------------
-    def _parts(self, n: int, pieces: list[Piece | None], bonus: dict[int, int]) -> list:
-        found = []
+    def _parts(
+        self, n: int, pieces: list[Piece | None], bonus: dict[int, int]
+    ) -> list[tuple[list[int], _Part]]:
+        found: list[tuple[list[int], _Part]] = []
         cells: list[int] = []
         for i in (*LINES[n].cells, None):
             piece = pieces[i] if i is not None else None
@@ -153,6 +156,7 @@ class Estimate:
     def special(self, i: int, kind: str) -> float:
         pieces = list(self.pieces)
         pieces[i] = Piece(kind)
+        lines: Sequence[int]
         if kind == WIZARD:
             bonus, lines = wizard_bonus(pieces), range(len(LINES))
         else:
@@ -210,7 +214,8 @@ def command_values(ruleset: Ruleset, state: Any, seat: int) -> list[tuple[float,
             gain = estimate.tile(i, tile_kind(own))
             return gain - patience * abs(gain)
         tile = command.get("tile", drawn)
-        key = (tile_kind(tile), i)  # two copies of a resource are worth the same
+        # A place_tile without "tile" places the drawn one, which is never None then.
+        key = (tile_kind(tile), i)  # type: ignore[arg-type]  # two copies: same worth
         if key not in cache:
             cache[key] = estimate.tile(i, key[0])
         return cache[key]

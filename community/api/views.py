@@ -8,7 +8,7 @@ Kicking a seat changes the game: that view calls games' write path.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
@@ -28,10 +28,11 @@ from games.api import shortcuts
 from games.api.pagination import OffsetPages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE_ONE, WRITE_TABLE, errors
+from games.api.signed_in import signed_in_user
 from games.errors import NotFound
 
 
-def _player(username: str) -> AbstractBaseUser:
+def _player(username: str) -> User:
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise NotFound("not_found", "No such player.")
@@ -63,7 +64,9 @@ class TableChat(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = shortcuts.valid(serializers.ChatPostSerializer, request.data)
-        message = services.chat_post(game_id=game_id, user=request.user, body=body["body"])
+        message = services.chat_post(
+            game_id=game_id, user=signed_in_user(request), body=body["body"]
+        )
         return Response(selectors.chat_message_json(message), status=201)
 
 
@@ -80,12 +83,12 @@ class PlayerBlock(APIView):
 
     @extend_schema(request=None, responses={200: answers.BLOCKED, **WRITE_ONE})
     def post(self, request: Request, username: str) -> Response:
-        services.player_block(user=request.user, blocked=_player(username))
+        services.player_block(user=signed_in_user(request), blocked=_player(username))
         return Response({"blocked": username})
 
     @extend_schema(request=None, responses={204: None, **WRITE_ONE})
     def delete(self, request: Request, username: str) -> Response:
-        services.player_unblock(user=request.user, blocked=_player(username))
+        services.player_unblock(user=signed_in_user(request), blocked=_player(username))
         return Response(status=204)
 
 
@@ -99,7 +102,7 @@ class ChatReport(APIView):
     def post(self, request: Request, message_id: int) -> Response:
         body = shortcuts.valid(serializers.ReportSerializer, request.data)
         report = services.chat_report(
-            message_id=message_id, user=request.user, reason=body["reason"]
+            message_id=message_id, user=signed_in_user(request), reason=body["reason"]
         )
         return Response({"report": report.pk, "status": report.status}, status=201)
 
@@ -117,7 +120,7 @@ class ChatHide(_Moderation):
     def post(self, request: Request, message_id: int) -> Response:
         body = shortcuts.valid(game_serializers.ReasonSerializer, request.data)
         message = services.message_hide(
-            message_id=message_id, moderator=request.user, reason=body["reason"]
+            message_id=message_id, moderator=signed_in_user(request), reason=body["reason"]
         )
         return Response({"id": message.pk, "hidden": message.hidden})
 
@@ -131,7 +134,7 @@ class TableKick(_Moderation):
         body = shortcuts.valid(serializers.KickSerializer, request.data)
         game_services.player_kick(
             game_id=game_id,
-            moderator=request.user,
+            moderator=signed_in_user(request),
             player=_player(body["username"]),
             reason=body["reason"],
         )
@@ -147,7 +150,7 @@ class PlayerMute(_Moderation):
         body = shortcuts.valid(serializers.MuteSerializer, request.data)
         mute = services.player_mute(
             player=_player(username),
-            moderator=request.user,
+            moderator=signed_in_user(request),
             reason=body["reason"],
             minutes=body["minutes"],
         )
@@ -163,7 +166,7 @@ class PlayerUnmute(_Moderation):
     def post(self, request: Request, username: str) -> Response:
         body = shortcuts.valid(game_serializers.ReasonSerializer, request.data)
         lifted = services.player_unmute(
-            player=_player(username), moderator=request.user, reason=body["reason"]
+            player=_player(username), moderator=signed_in_user(request), reason=body["reason"]
         )
         return Response({"username": username, "lifted": lifted})
 
@@ -176,7 +179,7 @@ class PlayerBan(_Moderation):
     def post(self, request: Request, username: str) -> Response:
         body = shortcuts.valid(game_serializers.ReasonSerializer, request.data)
         kicks = services.account_ban(
-            player=_player(username), moderator=request.user, reason=body["reason"]
+            player=_player(username), moderator=signed_in_user(request), reason=body["reason"]
         )
         return Response({"username": username, "active": False, "tables_left": len(kicks)})
 
@@ -189,7 +192,7 @@ class PlayerUnban(_Moderation):
     def post(self, request: Request, username: str) -> Response:
         body = shortcuts.valid(game_serializers.ReasonSerializer, request.data)
         services.account_unban(
-            player=_player(username), moderator=request.user, reason=body["reason"]
+            player=_player(username), moderator=signed_in_user(request), reason=body["reason"]
         )
         return Response({"username": username, "active": True})
 
@@ -211,7 +214,8 @@ class ModerationQueue(_Moderation):
         status = request.query_params.get("status", Report.Status.OPEN)
         pages = ReportPages()
         page = pages.paginate_queryset(selectors.moderation_queue(status), request, view=self)
-        return pages.get_paginated_response([selectors.report_json(r) for r in page])
+        # The pages have a default limit, so there always is a page.
+        return pages.get_paginated_response([selectors.report_json(r) for r in page or []])
 
 
 class ReportClose(_Moderation):
@@ -224,7 +228,10 @@ class ReportClose(_Moderation):
     def post(self, request: Request, report_id: int) -> Response:
         body = shortcuts.valid(serializers.NoteSerializer, request.data)
         report = services.report_close(
-            report_id=report_id, moderator=request.user, resolved=self.resolved, note=body["note"]
+            report_id=report_id,
+            moderator=signed_in_user(request),
+            resolved=self.resolved,
+            note=body["note"],
         )
         return Response({"id": report.pk, "status": report.status})
 
@@ -250,4 +257,4 @@ class ModerationRecords(_Moderation):
         )
         pages = RecordPages()
         page = pages.paginate_queryset(records, request, view=self)
-        return pages.get_paginated_response([selectors.record_json(r) for r in page])
+        return pages.get_paginated_response([selectors.record_json(r) for r in page or []])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -20,12 +20,12 @@ MAX_LENGTH = 500
 BURST, WINDOW = 5, timedelta(seconds=10)
 
 
-def _require_player(user: AbstractBaseUser | None) -> None:
+def _require_player(user: User | None) -> None:
     if user is None or not user.is_authenticated or not user.is_active:
         raise Forbidden("not_authenticated", "Log in to chat.")
 
 
-def chat_post(*, game_id: uuid.UUID | str, user: AbstractBaseUser, body: str) -> ChatMessage:
+def chat_post(*, game_id: uuid.UUID | str, user: User, body: str) -> ChatMessage:
     _require_player(user)
     try:
         game = Game.objects.get(pk=game_id)
@@ -51,7 +51,7 @@ def chat_post(*, game_id: uuid.UUID | str, user: AbstractBaseUser, body: str) ->
     return message
 
 
-def chat_report(*, message_id: int, user: AbstractBaseUser, reason: str = "") -> Report:
+def chat_report(*, message_id: int, user: User, reason: str = "") -> Report:
     """Report a message to the moderators (once per reporter while the report is open)."""
     _require_player(user)
     message = ChatMessage.objects.filter(pk=message_id, hidden=False).first()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -26,7 +26,7 @@ from games.services.moderation import moderation_reason
 Action = ModerationRecord.Action
 
 
-def record(moderator: AbstractBaseUser, action: str, reason: str, **about: Any) -> ModerationRecord:
+def record(moderator: User, action: str, reason: str, **about: Any) -> ModerationRecord:
     """Write one line of the record (never changed afterwards)."""
     return ModerationRecord.objects.create(
         action=action,
@@ -39,7 +39,7 @@ def record(moderator: AbstractBaseUser, action: str, reason: str, **about: Any) 
 
 @transaction.atomic
 def message_hide(
-    *, message_id: int, moderator: AbstractBaseUser, reason: str, report: Report | None = None
+    *, message_id: int, moderator: User, reason: str, report: Report | None = None
 ) -> ChatMessage:
     require_moderator(moderator)
     reason = moderation_reason(reason)
@@ -66,8 +66,8 @@ def message_hide(
 @transaction.atomic
 def player_mute(
     *,
-    player: AbstractBaseUser,
-    moderator: AbstractBaseUser,
+    player: User,
+    moderator: User,
     reason: str,
     minutes: int | None = None,
 ) -> Mute:
@@ -83,7 +83,7 @@ def player_mute(
 
 
 @transaction.atomic
-def player_unmute(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reason: str) -> int:
+def player_unmute(*, player: User, moderator: User, reason: str) -> int:
     require_moderator(moderator)
     reason = moderation_reason(reason)
     lifted = Mute.active().filter(user=player).update(lifted_at=timezone.now())
@@ -91,9 +91,7 @@ def player_unmute(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reas
     return lifted
 
 
-def account_ban(
-    *, player: AbstractBaseUser, moderator: AbstractBaseUser, reason: str
-) -> list[Submitted]:
+def account_ban(*, player: User, moderator: User, reason: str) -> list[Submitted]:
     """Deactivate the account and remove the player from every table they sit at
     (bots play their seats in games in progress, so those games can finish)."""
     require_moderator(moderator)
@@ -125,7 +123,7 @@ def account_ban(
 
 
 @transaction.atomic
-def account_unban(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reason: str) -> None:
+def account_unban(*, player: User, moderator: User, reason: str) -> None:
     require_moderator(moderator)
     reason = moderation_reason(reason)
     player.is_active = True
@@ -134,13 +132,12 @@ def account_unban(*, player: AbstractBaseUser, moderator: AbstractBaseUser, reas
 
 
 @transaction.atomic
-def report_close(
-    *, report_id: int, moderator: AbstractBaseUser, resolved: bool, note: str = ""
-) -> Report:
+def report_close(*, report_id: int, moderator: User, resolved: bool, note: str = "") -> Report:
     """Resolve (action was taken) or dismiss (nothing wrong) an open report."""
     require_moderator(moderator)
-    report = Report.objects.select_for_update().select_related("message").filter(pk=report_id)
-    report = report.first()
+    report = (
+        Report.objects.select_for_update().select_related("message").filter(pk=report_id).first()
+    )
     if report is None:
         raise NotFound("not_found", "No such report.")
     if report.status != Report.Status.OPEN:

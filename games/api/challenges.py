@@ -16,6 +16,7 @@ from games.api import responses as answers
 from games.api import strict as serializers
 from games.api.responses import WRITE_TABLE, errors
 from games.api.serializers import CommandSerializer
+from games.api.signed_in import signed_in_user
 from games.models import Challenge
 from games.selectors import challenges as challenge_reads
 
@@ -59,7 +60,7 @@ class ChallengeList(_Authenticated):
     def get(self, request: Request) -> Response:
         """Your open challenges: ``in`` (to you) and ``out`` (yours)."""
         services.challenges_expire()
-        return Response(challenge_reads.challenges_of(request.user))
+        return Response(challenge_reads.challenges_of(signed_in_user(request)))
 
 
 class ChallengeCreate(_Authenticated):
@@ -68,14 +69,18 @@ class ChallengeCreate(_Authenticated):
     )
     def post(self, request: Request, username: str) -> Response:
         body = shortcuts.valid(ChallengeCreateSerializer, request.data)
-        challenge = services.challenge_create(challenger=request.user, username=username, body=body)
+        challenge = services.challenge_create(
+            challenger=signed_in_user(request), username=username, body=body
+        )
         return _answer(challenge, 201, "out")
 
 
 class ChallengeAccept(_Authenticated):
     @extend_schema(request=None, responses={200: CHALLENGE, **WRITE_TABLE})
     def post(self, request: Request, challenge_id: str) -> Response:
-        return _answer(services.challenge_accept(challenge_id=challenge_id, user=request.user))
+        return _answer(
+            services.challenge_accept(challenge_id=challenge_id, user=signed_in_user(request))
+        )
 
 
 class ChallengeDecline(_Authenticated):
@@ -83,7 +88,7 @@ class ChallengeDecline(_Authenticated):
     def post(self, request: Request, challenge_id: str) -> Response:
         body = shortcuts.valid(DeclineSerializer, request.data)
         challenge = services.challenge_decline(
-            challenge_id=challenge_id, user=request.user, reason=body["reason"]
+            challenge_id=challenge_id, user=signed_in_user(request), reason=body["reason"]
         )
         return _answer(challenge)
 
@@ -91,7 +96,9 @@ class ChallengeDecline(_Authenticated):
 class ChallengeCancel(_Authenticated):
     @extend_schema(request=None, responses={200: CHALLENGE, **WRITE_TABLE})
     def post(self, request: Request, challenge_id: str) -> Response:
-        challenge = services.challenge_cancel(challenge_id=challenge_id, user=request.user)
+        challenge = services.challenge_cancel(
+            challenge_id=challenge_id, user=signed_in_user(request)
+        )
         return _answer(challenge, direction="out")
 
 
@@ -120,7 +127,7 @@ class BotMove(_Authenticated):
 class BotResign(_Authenticated):
     @extend_schema(request=None, responses={200: answers.HeadSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        result = services.game_resign(game_id=game_id, user=request.user)
+        result = services.game_resign(game_id=game_id, user=signed_in_user(request))
         return Response({"head_seq": result.head_seq})
 
 
@@ -128,5 +135,5 @@ class BotAbort(_Authenticated):
     @extend_schema(request=None, responses={200: answers.HeadSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
         """End a game nobody has moved in yet, without a result."""
-        result = services.game_abort_unplayed(game_id=game_id, user=request.user)
+        result = services.game_abort_unplayed(game_id=game_id, user=signed_in_user(request))
         return Response({"head_seq": result.head_seq})

@@ -15,6 +15,7 @@ from games import clocks, services
 from games.api import responses as answers
 from games.api import serializers, shortcuts
 from games.api.responses import READ, WRITE_TABLE
+from games.api.signed_in import signed_in_user
 
 
 # ---- clocks ---------------------------------------------------------------------------
@@ -46,7 +47,7 @@ class TableSkip(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = shortcuts.valid(serializers.SeatSerializer, request.data)
-        services.game_skip(game_id=game_id, user=request.user, seat=body["seat"])
+        services.game_skip(game_id=game_id, user=signed_in_user(request), seat=body["seat"])
         return shortcuts.table_detail(request, game_id)
 
 
@@ -59,5 +60,5 @@ class TableExpel(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = shortcuts.valid(serializers.SeatSerializer, request.data)
-        services.game_expel(game_id=game_id, user=request.user, seat=body["seat"])
+        services.game_expel(game_id=game_id, user=signed_in_user(request), seat=body["seat"])
         return shortcuts.table_detail(request, game_id)

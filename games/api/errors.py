@@ -92,7 +92,7 @@ def not_found_page(request: HttpRequest, exception: Exception | None = None) -> 
     return defaults.page_not_found(request, exception)
 
 
-def bad_request_page(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def bad_request_page(request: HttpRequest, exception: Exception) -> HttpResponse:
     """handler400 (a Host not allowed, a suspicious request): JSON under /api/."""
     if is_api(request):
         if isinstance(exception, DisallowedHost):
@@ -101,9 +101,7 @@ def bad_request_page(request: HttpRequest, exception: Exception | None = None) -
     return defaults.bad_request(request, exception)
 
 
-def permission_denied_page(
-    request: HttpRequest, exception: Exception | None = None
-) -> HttpResponse:
+def permission_denied_page(request: HttpRequest, exception: Exception) -> HttpResponse:
     """handler403: JSON under /api/."""
     if is_api(request):
         return json_error("forbidden", "You may not do this.", 403)

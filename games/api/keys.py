@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from games.storage import signing
 
-PUBLISHED_KEY = {
+PUBLISHED_KEY: dict[str, serializers.Field] = {
     "key_id": serializers.CharField(help_text="SHA-256 of the raw public key, 32 hex"),
     "algorithm": serializers.ChoiceField(choices=[signing.ALGORITHM]),
     "public_key": serializers.CharField(help_text="the 32 raw bytes, base64"),

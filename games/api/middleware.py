@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
@@ -97,9 +97,9 @@ def refuse(request: HttpRequest) -> HttpResponse | None:
         return json_error("bad_request", "Content-Length is not a number.", 400)
     if declared > limit:  # (a body without its length is held to it as it arrives)
         return json_error("too_large", f"A request body holds at most {limit} bytes.", 413)
-    if "json" not in request.content_type:
+    if "json" not in (request.content_type or ""):
         return None
-    charset = request.content_params.get("charset", "utf-8").strip().lower()
+    charset = (request.content_params or {}).get("charset", "utf-8").strip().lower()
     if charset not in UTF_8:
         # JSON is UTF-8 (RFC 8259); the parser reads it as that.
         return json_error("unsupported_charset", "A JSON body is UTF-8 (charset=utf-8).", 415)
@@ -113,10 +113,14 @@ def missing_slash(request: HttpRequest) -> bool:
     if not settings.APPEND_SLASH or path.endswith("/"):
         return False
     urlconf = getattr(request, "urlconf", None)
-    return not is_valid_path(path, urlconf) and is_valid_path(f"{path}/", urlconf)
+    return not is_valid_path(path, urlconf) and bool(is_valid_path(f"{path}/", urlconf))
 
 
-def with_news(response: HttpResponse, notices: Iterable[publishing.Notice]) -> HttpResponse:
+# A DRF Response stays one (it is an HttpResponse).
+AnyResponse = TypeVar("AnyResponse", bound=HttpResponse)
+
+
+def with_news(response: AnyResponse, notices: Iterable[publishing.Notice]) -> AnyResponse:
     """Leave ``notices`` (a committed write's) on ``response`` for ``news_middleware``."""
     response.kingdom_news = tuple(notices)  # type: ignore[attr-defined]
     return response

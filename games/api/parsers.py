@@ -8,6 +8,7 @@ body's declared charset.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import IO, Any
 
 from rest_framework import exceptions, parsers
@@ -20,8 +21,9 @@ class JSONParser(parsers.JSONParser):
         self,
         stream: IO[bytes],
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
+        document: Any
         try:
             document = super().parse(stream, media_type, parser_context)
         except RecursionError:

@@ -47,6 +47,7 @@ from rest_framework.request import Request
 from games import publishing, selectors, services
 from games.api import responses as answers
 from games.api.responses import errors
+from games.api.signed_in import signed_in_user
 from games.errors import ServiceError
 from games.json_output import encode
 from games.models import Game
@@ -175,9 +176,10 @@ def _streaming(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
 def _closing_groups(request: Request) -> list[str]:
     """The groups whose ``signed.out`` ends a stream: its account's (deactivated,
     banned) and what it was opened with (a token revoked, a session logged out)."""
-    groups = [publishing.account_group(request.user.pk)]
+    user = signed_in_user(request)
+    groups = [publishing.account_group(user.pk)]
     if request.auth is not None:  # a token
-        groups.append(publishing.api_group(request.user.pk))
+        groups.append(publishing.api_group(user.pk))
     elif request.session.session_key:
         groups.append(publishing.session_group(request.session.session_key))
     return groups
@@ -210,7 +212,7 @@ def _account_opening(user: Any) -> list[dict[str, Any]]:
 @throttle_classes([])
 def account_stream(request: Request) -> StreamingHttpResponse:
     """The account's challenges and games, as NDJSON lines, for as long as it is open."""
-    user = request.user
+    user = signed_in_user(request)
     opening = _account_opening(user)
     channel = _Channel([account_news.events_group(user.pk), *_closing_groups(request)])
 

@@ -34,48 +34,49 @@ def _json_type_checked(field: Field, data: Any, json_types: tuple[type, ...]) ->
         field.fail("invalid")
 
 
-class CharField(_CharField):
+class CharField(_CharField):  # type: ignore[no-redef]  # replaces the star import's
     def to_internal_value(self, data: Any) -> str:
         _json_type_checked(self, data, (str,))
         return super().to_internal_value(data)
 
 
-class RegexField(_RegexField):
+class RegexField(_RegexField):  # type: ignore[no-redef]  # replaces the star import's
     def to_internal_value(self, data: Any) -> str:
         _json_type_checked(self, data, (str,))
         return super().to_internal_value(data)
 
 
-class IntegerField(_IntegerField):
+class IntegerField(_IntegerField):  # type: ignore[no-redef]  # replaces the star import's
     def to_internal_value(self, data: Any) -> int:
         _json_type_checked(self, data, (int,))
         return super().to_internal_value(data)
 
 
-class FloatField(_FloatField):
+class FloatField(_FloatField):  # type: ignore[no-redef]  # replaces the star import's
     def to_internal_value(self, data: Any) -> float:
         _json_type_checked(self, data, (int, float))
         return super().to_internal_value(data)
 
 
-class BooleanField(_BooleanField):
+class BooleanField(_BooleanField):  # type: ignore[no-redef]  # replaces the star import's
     def to_internal_value(self, data: Any) -> bool:
         _json_type_checked(self, data, (bool,))
         return super().to_internal_value(data)
 
 
-class UUIDField(_UUIDField):
+class UUIDField(_UUIDField):  # type: ignore[no-redef]  # replaces the star import's
     def to_internal_value(self, data: Any) -> Any:
         _json_type_checked(self, data, (str,))
         return super().to_internal_value(data)
 
 
-class JSONField(_JSONField):
+class JSONField(_JSONField):  # type: ignore[no-redef]  # replaces the star import's
     """A form field's JSON text is parsed here, past the API guard: a document nested
     deeper than the recursion limit (RecursionError) or than ``json_input`` allows is
     refused as the guard refuses it in a JSON body."""
 
     def to_internal_value(self, data: Any) -> Any:
+        document: Any
         try:
             document = super().to_internal_value(data)
         except RecursionError:

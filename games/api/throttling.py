@@ -28,7 +28,8 @@ def refuse_if_throttled(scope: str, user: Any) -> None:
     request for DRF's ``allow_request``: the configured throttles count a signed-in
     player's write through their ``allow_user_write`` (players/throttles.py)."""
     for throttle_class in api_settings.DEFAULT_THROTTLE_CLASSES:
-        throttle = throttle_class()
+        # DRF's settings import the dotted paths; its stubs leave them strings.
+        throttle = throttle_class()  # type: ignore[operator]
         if not isinstance(throttle, UserWriteThrottle):
             continue
         try:

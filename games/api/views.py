@@ -14,6 +14,7 @@ from games.api import responses as answers
 from games.api.pagination import TablePages
 from games.api.permissions import IsModerator
 from games.api.responses import READ, READ_ONE, WRITE, WRITE_ONE, WRITE_TABLE, errors
+from games.api.signed_in import signed_in_user
 from games.errors import ServiceError
 from games.models import Game
 from games.rules import all_rulesets
@@ -94,7 +95,8 @@ class TableList(APIView):
         )
         pages = TablePages()
         page = pages.paginate_queryset(games, request, view=self)
-        return pages.get_paginated_response(selectors.table_summaries(page))
+        # The pages have a default limit, so there always is a page.
+        return pages.get_paginated_response(selectors.table_summaries(page or []))
 
     @extend_schema(
         request=serializers.TableCreateSerializer,
@@ -102,7 +104,7 @@ class TableList(APIView):
     )
     def post(self, request: Request) -> Response:
         body = shortcuts.valid(serializers.TableCreateSerializer, request.data)
-        game = services.table_create(user=request.user, **body)
+        game = services.table_create(user=signed_in_user(request), **body)
         return Response(selectors.table_detail(game, request.user), status=201)
 
 
@@ -122,28 +124,28 @@ class _TableAction(APIView):
 class TableJoin(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        services.table_join(game_id=game_id, user=request.user)
+        services.table_join(game_id=game_id, user=signed_in_user(request))
         return self.done(request, game_id)
 
 
 class TableLeave(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        services.table_leave(game_id=game_id, user=request.user)
+        services.table_leave(game_id=game_id, user=signed_in_user(request))
         return self.done(request, game_id)
 
 
 class TableStart(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        services.game_start(game_id=game_id, user=request.user)
+        services.game_start(game_id=game_id, user=signed_in_user(request))
         return self.done(request, game_id)
 
 
 class TableRematch(_TableAction):
     @extend_schema(request=None, responses={201: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        rematch = services.table_rematch(game_id=game_id, user=request.user)
+        rematch = services.table_rematch(game_id=game_id, user=signed_in_user(request))
         return Response(selectors.table_detail(rematch, request.user), status=201)
 
 
@@ -154,21 +156,21 @@ class TableBots(_TableAction):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = shortcuts.valid(serializers.BotAddSerializer, request.data)
-        services.bot_add(game_id=game_id, user=request.user, level=body["level"])
+        services.bot_add(game_id=game_id, user=signed_in_user(request), level=body["level"])
         return self.done(request, game_id, 201)
 
 
 class TableBotDetail(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def delete(self, request: Request, game_id: str, seat_id: int) -> Response:
-        services.bot_remove(game_id=game_id, user=request.user, seat_id=seat_id)
+        services.bot_remove(game_id=game_id, user=signed_in_user(request), seat_id=seat_id)
         return self.done(request, game_id)
 
 
 class TableResign(_TableAction):
     @extend_schema(request=None, responses={200: answers.TableDetailSerializer, **WRITE_TABLE})
     def post(self, request: Request, game_id: str) -> Response:
-        services.game_resign(game_id=game_id, user=request.user)
+        services.game_resign(game_id=game_id, user=signed_in_user(request))
         return self.done(request, game_id)
 
 
@@ -181,7 +183,9 @@ class TableAbort(_TableAction):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = shortcuts.valid(serializers.AbortSerializer, request.data)
-        services.game_abort(game_id=game_id, staff_user=request.user, reason=body["reason"])
+        services.game_abort(
+            game_id=game_id, staff_user=signed_in_user(request), reason=body["reason"]
+        )
         return self.done(request, game_id)
 
 
@@ -197,7 +201,9 @@ class TableDisconnect(_TableAction):
     )
     def post(self, request: Request, game_id: str) -> Response:
         body = shortcuts.valid(serializers.ReasonSerializer, request.data)
-        moderation.streams_close(game_id=game_id, moderator=request.user, reason=body["reason"])
+        moderation.streams_close(
+            game_id=game_id, moderator=signed_in_user(request), reason=body["reason"]
+        )
         return Response({"closed": True})
 
 

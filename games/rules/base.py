@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Command and IllegalCommand live in ``commands`` (shapes needs them too); the rulesets
-# import them from here, the contract's one module.
-from games.rules.commands import Command, IllegalCommand
+# import them from here, the contract's one module (hence the explicit re-export).
+from games.rules.commands import Command as Command
+from games.rules.commands import IllegalCommand as IllegalCommand
 from games.rules.shapes import CommandShapes
 
 State = Any
@@ -286,7 +287,7 @@ def require(condition: bool, code: str, message: str) -> None:
 def command_type(command: Command, allowed: Sequence[str]) -> str:
     """The command's ``type``, refusing anything that is not one of ``allowed``."""
     kind = command.get("type") if isinstance(command, dict) else None
-    if kind not in allowed:
+    if not isinstance(kind, str) or kind not in allowed:
         raise IllegalCommand(
             "unknown_command",
             f"Unknown command {kind!r}; expected one of: {', '.join(allowed)}.",

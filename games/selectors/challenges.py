@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -15,13 +15,13 @@ from games.rules import get_ruleset
 from games.selectors import sources
 
 
-def open_outgoing(user: AbstractBaseUser) -> QuerySet[Challenge]:
+def open_outgoing(user: User) -> QuerySet[Challenge]:
     return Challenge.objects.filter(
         challenger=user, status=Challenge.Status.CREATED, expires_at__gt=timezone.now()
     )
 
 
-def open_incoming(user: AbstractBaseUser) -> QuerySet[Challenge]:
+def open_incoming(user: User) -> QuerySet[Challenge]:
     return (
         Challenge.objects.filter(
             challenged=user, status=Challenge.Status.CREATED, expires_at__gt=timezone.now()
@@ -31,7 +31,7 @@ def open_incoming(user: AbstractBaseUser) -> QuerySet[Challenge]:
     )
 
 
-def challenges_of(user: AbstractBaseUser) -> dict[str, list[dict[str, Any]]]:
+def challenges_of(user: User) -> dict[str, list[dict[str, Any]]]:
     """The caller's open challenges, ``in`` (to them) and ``out`` (theirs), oldest first."""
     rows = list(
         Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
@@ -46,7 +46,7 @@ def challenges_of(user: AbstractBaseUser) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def _player(user: AbstractBaseUser, bots: set[int]) -> dict[str, Any]:
+def _player(user: User, bots: set[int]) -> dict[str, Any]:
     return {"name": user.get_username(), "bot": user.pk in bots}
 
 
@@ -87,7 +87,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "seats": [
             {
                 "seat": s.number,
-                "name": s.user.get_username() if s.user_id else s.display_name,
+                "name": s.user.get_username() if s.user is not None else s.display_name,
                 "bot": bool(s.bot_level) or s.user_id in bots,
             }
             for s in seats
@@ -96,7 +96,7 @@ def game_json(game: Game) -> dict[str, Any]:
     }
 
 
-def games_in_progress(user: AbstractBaseUser) -> list[Game]:
+def games_in_progress(user: User) -> list[Game]:
     return list(
         Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user).order_by("started_at")
     )

@@ -73,7 +73,7 @@ def _read_seat_names(game: Game) -> dict[int, str]:
 def log_name(seat: Seat) -> str:
     """A person who left the table keeps their own name in the log, never "(bot)": the
     moves and the departure were theirs (a bot plays the seat on, as the log says)."""
-    if seat.user_id is not None and seat.departed:
+    if seat.user is not None and seat.departed:
         return str(seat.user.username)
     return seat.display_name
 
@@ -84,7 +84,7 @@ _names_cache: OrderedDict[tuple, tuple[float, dict[int, str]]] = OrderedDict()
 _names_lock = threading.Lock()
 
 
-def describe(game: Game, kind: str, data: dict[str, Any], names: dict[int, str]) -> str:
+def describe(game: Game, kind: str, data: dict[str, Any], names: dict[Any, str]) -> str:
     """The move log line in words, written from the redacted data only."""
     if kind == tables.TABLE_STARTED:
         return "The game started."

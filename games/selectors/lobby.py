@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
@@ -19,7 +19,7 @@ from games.selectors.views import game_view, viewer_seat
 
 
 def table_list(
-    user: AbstractBaseUser | None,
+    user: User | AnonymousUser | None,
     *,
     ruleset: str | None = None,
     status: str | None = None,
@@ -77,9 +77,9 @@ def seats_json(
             "id": s.pk,
             "seat": s.number,
             "name": f"{s.user.username} (bot)"
-            if s.user_id in bot_accounts and not s.bot_level
+            if s.user is not None and s.user_id in bot_accounts and not s.bot_level
             else s.display_name,
-            "user": s.user.username if s.user_id else None,
+            "user": s.user.username if s.user is not None else None,
             "bot": s.bot_level or None,
             # A bot account (players.models.BotAccount) plays the seat through the API.
             "bot_account": s.user_id in bot_accounts,
@@ -117,7 +117,7 @@ def table_summary(
         "status": game.status,
         "seats_wanted": game.seats_wanted,
         "seats": seats_json(game, ratings, bot_accounts),
-        "host": game.created_by.username if game.created_by_id else None,
+        "host": game.created_by.username if game.created_by is not None else None,
         "head_seq": game.head_seq,
         "seed_commitment": game.seed_commitment,
         "seed": game.revealed_seed,
@@ -133,7 +133,7 @@ def table_summary(
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
-def table_detail(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
+def table_detail(game: Game, user: User | AnonymousUser | None) -> dict[str, Any]:
     seat = viewer_seat(game, user)
     view = game_view(game, seat)
     return {

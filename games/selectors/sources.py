@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 BotSource = Callable[[Collection[int]], set[int]]
 # (challenger, challenged) -> (code, message) of a refusal, or None.
-ChallengeCheck = Callable[[AbstractBaseUser, AbstractBaseUser], tuple[str, str] | None]
+ChallengeCheck = Callable[[User, User], tuple[str, str] | None]
 
 
 class ChatSource(Protocol):
@@ -57,15 +57,13 @@ def bot_accounts(user_ids: Collection[int]) -> set[int]:
     return _bots(ids) if _bots is not None and ids else set()
 
 
-def is_bot_account(user: AbstractBaseUser | None) -> bool:
+def is_bot_account(user: User | None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return user.pk in bot_accounts([user.pk])
 
 
-def challenge_refusal(
-    challenger: AbstractBaseUser, challenged: AbstractBaseUser
-) -> tuple[str, str] | None:
+def challenge_refusal(challenger: User, challenged: User) -> tuple[str, str] | None:
     for check in _checks:
         refusal = check(challenger, challenged)
         if refusal is not None:

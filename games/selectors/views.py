@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from games import storage
 from games import table as tables
@@ -25,7 +25,7 @@ def get_game(game_id: uuid.UUID | str) -> Game:
         raise NotFound("not_found", "No such table.") from exc
 
 
-def viewer_seat(game: Game, user: AbstractBaseUser | None) -> int | None:
+def viewer_seat(game: Game, user: User | AnonymousUser | None) -> int | None:
     """The rules seat whose secrets ``user`` may see (None: spectator). Every read path
     (REST, the game stream, the audit trail) asks here, after reading ``game``.
 
@@ -38,7 +38,7 @@ def viewer_seat(game: Game, user: AbstractBaseUser | None) -> int | None:
     return seat.number if seat is not None and not seat.departed else None
 
 
-def viewer_seat_among(seats: Iterable[Seat], user: AbstractBaseUser | None) -> int | None:
+def viewer_seat_among(seats: Iterable[Seat], user: User | AnonymousUser | None) -> int | None:
     """``viewer_seat`` on seats the caller read with the game (the write path's lock)."""
     if user is None or not user.is_authenticated:
         return None
@@ -59,7 +59,7 @@ def seat_directory(
         if seat.number is None:
             continue
         names[seat.number] = log_name(seat)
-        if seat.user_id and not seat.departed and seat.user.is_active:
+        if seat.user_id and not seat.departed and seat.user is not None and seat.user.is_active:
             viewers[seat.user_id] = seat.number
     return viewers, names
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -34,7 +34,7 @@ CHALLENGE_SECONDS = 600
 LIVE = (Challenge.Status.CREATED, Challenge.Status.ACCEPTED)
 
 
-def _challenged_user(username: Any) -> AbstractBaseUser:
+def _challenged_user(username: Any) -> User:
     user = None
     if isinstance(username, str):
         user = get_user_model().objects.filter(username=username, is_active=True).first()
@@ -65,7 +65,7 @@ def challenges_expire() -> int:
     return len(due)
 
 
-def _require_room_for(game: Game, invited: AbstractBaseUser) -> None:
+def _require_room_for(game: Game, invited: User) -> None:
     if game.seats.filter(user=invited).exists():
         raise Conflict("already_seated", "That player already has a seat at this table.")
     if game.challenges.filter(challenged=invited, status__in=LIVE).exists():
@@ -75,9 +75,7 @@ def _require_room_for(game: Game, invited: AbstractBaseUser) -> None:
         raise Conflict("table_full", "Every seat at this table is taken or promised.")
 
 
-def _table_for(
-    challenger: AbstractBaseUser, body: dict[str, Any], invited: AbstractBaseUser
-) -> Game:
+def _table_for(challenger: User, body: dict[str, Any], invited: User) -> Game:
     """The challenger's own open private table named by ``table``, or a new one."""
     table_id = body.get("table")
     if table_id is None:
@@ -110,9 +108,7 @@ def _table_for(
     return game
 
 
-def challenge_create(
-    *, challenger: AbstractBaseUser, username: Any, body: dict[str, Any]
-) -> Challenge:
+def challenge_create(*, challenger: User, username: Any, body: dict[str, Any]) -> Challenge:
     """Challenge the player ``username`` to a seat at a new table (``body``: ruleset,
     options, seats, time_control) or at the challenger's open challenge table
     (``body["table"]``)."""
@@ -121,7 +117,7 @@ def challenge_create(
         return _create(challenger, username, body)
 
 
-def _create(challenger: AbstractBaseUser, username: Any, body: dict[str, Any]) -> Challenge:
+def _create(challenger: User, username: Any, body: dict[str, Any]) -> Challenge:
     invited = _challenged_user(username)
     if invited.pk == challenger.pk:
         raise ServiceError("self_challenge", "You cannot challenge yourself.")
@@ -173,7 +169,7 @@ def _require_open(challenge: Challenge) -> None:
         raise Conflict("challenge_answered", f"This challenge is already {challenge.status}.")
 
 
-def challenge_accept(*, challenge_id: Any, user: AbstractBaseUser) -> Challenge:
+def challenge_accept(*, challenge_id: Any, user: User) -> Challenge:
     """Take the invited seat; the table starts once every invited seat accepted and it
     is full (the host's bots count)."""
     challenges_expire()
@@ -181,7 +177,7 @@ def challenge_accept(*, challenge_id: Any, user: AbstractBaseUser) -> Challenge:
         return _accept(challenge_id, user)
 
 
-def _accept(challenge_id: Any, user: AbstractBaseUser) -> Challenge:
+def _accept(challenge_id: Any, user: User) -> Challenge:
     challenge, game = _locked_challenge(challenge_id)
     if challenge.challenged_id != user.pk:
         raise Forbidden("not_yours", "Only the challenged player can accept this challenge.")
@@ -192,18 +188,18 @@ def _accept(challenge_id: Any, user: AbstractBaseUser) -> Challenge:
     challenge.save(update_fields=["status", "answered_at"])
     game.refresh_from_db()
     waiting = game.challenges.filter(status=Challenge.Status.CREATED).exists()
-    if not waiting and game.seats.count() >= game.seats_wanted:
+    if not waiting and game.seats.count() >= game.seats_wanted and game.created_by is not None:
         lobby.game_start(game_id=game.id, user=game.created_by)
     return challenge
 
 
-def challenge_decline(*, challenge_id: Any, user: AbstractBaseUser, reason: str = "") -> Challenge:
+def challenge_decline(*, challenge_id: Any, user: User, reason: str = "") -> Challenge:
     challenges_expire()
     with transaction.atomic():
         return _decline(challenge_id, user, reason)
 
 
-def _decline(challenge_id: Any, user: AbstractBaseUser, reason: str) -> Challenge:
+def _decline(challenge_id: Any, user: User, reason: str) -> Challenge:
     challenge, game = _locked_challenge(challenge_id)
     if challenge.challenged_id != user.pk:
         raise Forbidden("not_yours", "Only the challenged player can decline this challenge.")
@@ -211,13 +207,13 @@ def _decline(challenge_id: Any, user: AbstractBaseUser, reason: str) -> Challeng
     return _close(challenge, game, Challenge.Status.DECLINED, "challengeDeclined", reason)
 
 
-def challenge_cancel(*, challenge_id: Any, user: AbstractBaseUser) -> Challenge:
+def challenge_cancel(*, challenge_id: Any, user: User) -> Challenge:
     challenges_expire()
     with transaction.atomic():
         return _cancel(challenge_id, user)
 
 
-def _cancel(challenge_id: Any, user: AbstractBaseUser) -> Challenge:
+def _cancel(challenge_id: Any, user: User) -> Challenge:
     challenge, game = _locked_challenge(challenge_id)
     if challenge.challenger_id != user.pk:
         raise Forbidden("not_yours", "Only the challenger can cancel this challenge.")
@@ -243,7 +239,8 @@ def _close_if_abandoned(game: Game) -> None:
         return
     if game.challenges.filter(status__in=LIVE).exists():
         return
-    if game.seats.exclude(user_id=game.created_by_id).filter(user__isnull=False).exists():
+    others = game.seats.exclude(user=game.created_by) if game.created_by else game.seats.all()
+    if others.filter(user__isnull=False).exists():
         return
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -48,7 +48,7 @@ def _require_open(game: Game) -> None:
         raise Conflict("table_not_open", "This table has already started.")
 
 
-def _require_host(game: Game, user: AbstractBaseUser, what: str) -> None:
+def _require_host(game: Game, user: User, what: str) -> None:
     """The host, or a moderator (e.g. to start a table its host abandoned): being staff
     is not enough, and a moderator's doing so at another's table goes on the record."""
     if game.created_by_id is not None and game.created_by_id == user.pk:
@@ -61,7 +61,7 @@ def _require_host(game: Game, user: AbstractBaseUser, what: str) -> None:
 @transaction.atomic
 def table_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     ruleset: str,
     seats: int,
     options: dict[str, Any] | None = None,
@@ -171,7 +171,7 @@ def _require_room(game: Game) -> None:
 
 
 @transaction.atomic
-def table_join(*, game_id: uuid.UUID, user: AbstractBaseUser, invited: bool = False) -> Seat:
+def table_join(*, game_id: uuid.UUID | str, user: User, invited: bool = False) -> Seat:
     """Sit down at an open table; ``invited``: the seat a challenge promised (the only
     way to a private table's seats, and a bot account's only way to a seat)."""
     game = table_locked(game_id)
@@ -192,7 +192,7 @@ def table_join(*, game_id: uuid.UUID, user: AbstractBaseUser, invited: bool = Fa
 
 
 @transaction.atomic
-def table_leave(*, game_id: uuid.UUID, user: AbstractBaseUser) -> None:
+def table_leave(*, game_id: uuid.UUID | str, user: User) -> None:
     game = table_locked(game_id)
     _require_open(game)
     deleted, _ = game.seats.filter(user=user, bot_level="").delete()
@@ -202,7 +202,7 @@ def table_leave(*, game_id: uuid.UUID, user: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
-def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium") -> Seat:
+def bot_add(*, game_id: uuid.UUID | str, user: User, level: str = "medium") -> Seat:
     game = table_locked(game_id)
     _require_open(game)
     _require_host(game, user, f"added a bot ({level})")
@@ -218,7 +218,7 @@ def bot_add(*, game_id: uuid.UUID, user: AbstractBaseUser, level: str = "medium"
 
 
 @transaction.atomic
-def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> None:
+def bot_remove(*, game_id: uuid.UUID | str, user: User, seat_id: int) -> None:
     game = table_locked(game_id)
     _require_open(game)
     _require_host(game, user, f"removed a bot (seat id {seat_id})")
@@ -229,7 +229,7 @@ def bot_remove(*, game_id: uuid.UUID, user: AbstractBaseUser, seat_id: int) -> N
 
 
 @transaction.atomic
-def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
+def game_start(*, game_id: uuid.UUID | str, user: User) -> Game:
     game = table_locked(game_id)
     _require_open(game)
     _require_host(game, user, "started the game")
@@ -298,7 +298,7 @@ def game_start(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
 
 
 @transaction.atomic
-def game_abort_unplayed(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Submitted:
+def game_abort_unplayed(*, game_id: uuid.UUID | str, user: User) -> Submitted:
     """A player ends a game nobody has moved in yet, without a result (``game_aborted``,
     the seed revealed), as a player may abort a game that has not begun on Lichess:
     recorded as the system's doing, with who asked in the reason. Once a seat or a bot
@@ -324,7 +324,7 @@ def game_abort_unplayed(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Submit
 
 
 @transaction.atomic
-def table_rematch(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Game:
+def table_rematch(*, game_id: uuid.UUID | str, user: User) -> Game:
     """The same game again, for a player of a game that is over: its ruleset, options,
     seats, clock and bots (at their levels), with the other players' seats left for them.
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,7 +26,7 @@ from games.services.writing import Intent, Submitted, after_commit, command_reco
 MODERATE = "games.moderate"
 
 
-def can_moderate(user: AbstractBaseUser | None) -> bool:
+def can_moderate(user: User | AnonymousUser | None) -> bool:
     return bool(
         user is not None
         and user.is_authenticated
@@ -36,7 +36,7 @@ def can_moderate(user: AbstractBaseUser | None) -> bool:
     )
 
 
-def require_moderator(user: AbstractBaseUser | None) -> None:
+def require_moderator(user: User | None) -> None:
     if not can_moderate(user):
         raise Forbidden("forbidden", "Only a moderator can do that.")
 
@@ -49,9 +49,7 @@ def moderation_reason(reason: str) -> str:
     return reason
 
 
-def _announce(
-    moderator: AbstractBaseUser, action: str, reason: str, game: Game, **about: Any
-) -> None:
+def _announce(moderator: User, action: str, reason: str, game: Game, **about: Any) -> None:
     signals.staff_acted.send(
         sender=Game,
         moderator=moderator,
@@ -63,12 +61,12 @@ def _announce(
     )
 
 
-def _staff(moderator: AbstractBaseUser) -> storage.Actor:
+def _staff(moderator: User) -> storage.Actor:
     return storage.Actor(f"staff:{moderator.get_username()}")
 
 
 @transaction.atomic
-def game_abort(*, game_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str) -> Submitted:
+def game_abort(*, game_id: uuid.UUID | str, staff_user: User, reason: str) -> Submitted:
     """End a game without a result (``game_aborted``, the seed revealed). In one
     transaction with the moderation record."""
     require_moderator(staff_user)
@@ -98,7 +96,7 @@ def game_abort(*, game_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str)
 
 
 @transaction.atomic
-def streams_close(*, game_id: uuid.UUID | str, moderator: AbstractBaseUser, reason: str) -> None:
+def streams_close(*, game_id: uuid.UUID | str, moderator: User, reason: str) -> None:
     """Close every live socket of a game (clients reconnect and catch up by seq)."""
     require_moderator(moderator)
     reason = moderation_reason(reason)
@@ -108,17 +106,17 @@ def streams_close(*, game_id: uuid.UUID | str, moderator: AbstractBaseUser, reas
     transaction.on_commit(lambda: publishing.streams_closed(game.id))
 
 
-def host_action_record(*, game: Game, moderator: AbstractBaseUser, what: str) -> None:
+def host_action_record(*, game: Game, moderator: User, what: str) -> None:
     """A moderator did what only a table's host may (start it, add or remove a bot):
     on the record, since the host did not ask for it."""
     require_moderator(moderator)
-    host = game.created_by.get_username() if game.created_by_id else "no one"
+    host = game.created_by.get_username() if game.created_by is not None else "no one"
     _announce(moderator, signals.HOST_ACTION, f"{what} at {host}'s table", game)
 
 
 @transaction.atomic
 def player_kick(
-    *, game_id: uuid.UUID, moderator: AbstractBaseUser, player: AbstractBaseUser, reason: str
+    *, game_id: uuid.UUID | str, moderator: User, player: User, reason: str
 ) -> Submitted:
     """Remove ``player`` from a table: from an open table their seat goes; in a game in
     progress a medium bot plays their seat on (``seat_kicked``) and they rank last. In one

@@ -7,7 +7,7 @@ import logging
 import uuid
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from games import storage
 from games import table as tables
@@ -35,7 +35,7 @@ def game_submit(
     *,
     game_id: uuid.UUID,
     command: dict[str, Any],
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     bot_seat: int | None = None,
     command_id: uuid.UUID | None = None,
     expected_seq: int | None = None,
@@ -59,7 +59,8 @@ def game_submit(
         if bot_seat is not None:
             actor, seat, account = storage.Actor(f"bot:{bot_seat}", bot_seat), bot_seat, None
         else:
-            number = playing_seat(game, user, head.seats).number
+            # playing_seat refuses a seat without a number.
+            number: int = playing_seat(game, user, head.seats).number  # type: ignore[assignment]
             actor, seat = storage.Actor(f"seat:{number}", number), number
             account = user.pk if user is not None else None
         try:
@@ -93,7 +94,7 @@ def game_submit(
 
 
 def _actor_label(
-    game: Game, user: AbstractBaseUser | None, bot_seat: int | None, seats: list[Seat]
+    game: Game, user: User | None, bot_seat: int | None, seats: list[Seat]
 ) -> str | None:
     """The actor a submission would be recorded as (None: it may not submit at all)."""
     if bot_seat is not None:
@@ -102,23 +103,23 @@ def _actor_label(
     return f"seat:{seat.number}" if seat is not None and seat.number is not None else None
 
 
-def game_resign(*, game_id: uuid.UUID, user: AbstractBaseUser) -> Submitted:
+def game_resign(*, game_id: uuid.UUID | str, user: User) -> Submitted:
     """The seat is played by a medium bot from now on and ranks last (see table._depart)."""
     return _seat_command(game_id, user, {"type": tables.RESIGN})
 
 
-def game_skip(*, game_id: uuid.UUID, user: AbstractBaseUser, seat: int) -> Submitted:
+def game_skip(*, game_id: uuid.UUID | str, user: User, seat: int) -> Submitted:
     """Another player skips the turn of ``seat``, which is out of time: a bot plays it."""
     return _seat_command(game_id, user, {"type": tables.SKIP, "seat": seat})
 
 
-def game_expel(*, game_id: uuid.UUID, user: AbstractBaseUser, seat: int) -> Submitted:
+def game_expel(*, game_id: uuid.UUID | str, user: User, seat: int) -> Submitted:
     """Another player expels ``seat``, which is out of time: a bot plays on for good, the
     expelled player ranks last and the game is unrated."""
     return _seat_command(game_id, user, {"type": tables.EXPEL, "seat": seat})
 
 
-def _seat_command(game_id: uuid.UUID, user: AbstractBaseUser, command: dict) -> Submitted:
+def _seat_command(game_id: uuid.UUID | str, user: User, command: dict) -> Submitted:
     """A service command (resign, skip, expel) from the user's own seat."""
 
     def choose(head: storage.Head) -> Intent:

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -255,7 +255,7 @@ def _decide_and_record(
         inactive = recorder.record(game.id, condition, records, changes, checkpoint)
         _apply(game, changes)
     for seat in seats:  # who sees a seat's secrets at this head: active accounts only
-        if seat.user_id is not None:
+        if seat.user is not None:  # no query for a bot's seat: its user_id is None
             seat.user.is_active = seat.user_id not in inactive
     # Before the head goes back to the cache (where another writer may take it).
     news = audience_news.for_head(game, seats, rows, table)
@@ -398,9 +398,7 @@ def require_active(game: Game) -> None:
         raise Conflict("game_not_active", "This game is not in progress.")
 
 
-def seat_of(
-    game: Game, user: AbstractBaseUser | None, seats: list[Seat] | None = None
-) -> Seat | None:
+def seat_of(game: Game, user: User | None, seats: list[Seat] | None = None) -> Seat | None:
     """The user's seat at ``game``; from ``seats`` when the caller already read them."""
     if user is None or not user.is_authenticated:
         return None
@@ -409,9 +407,7 @@ def seat_of(
     return game.seats.filter(user=user).select_related("user").first()
 
 
-def playing_seat(
-    game: Game, user: AbstractBaseUser | None, seats: list[Seat] | None = None
-) -> Seat:
+def playing_seat(game: Game, user: User | None, seats: list[Seat] | None = None) -> Seat:
     """The user's own seat, still played by them (not left, not taken over), whose account
     is active as the database has it now (the seats are read under the game's lock: an
     account deactivated after the request authenticated, or after its socket opened, is
@@ -419,7 +415,7 @@ def playing_seat(
     seat = seat_of(game, user, seats)
     if seat is None or seat.number is None:
         raise Forbidden("not_seated", "You have no seat at this table.")
-    if not seat.user.is_active:
+    if seat.user is not None and not seat.user.is_active:  # seat_of found the user's seat
         raise Forbidden("account_inactive", "This account is deactivated.")
     if seat.resigned:
         raise Forbidden("resigned", "You resigned from this game.")

@@ -15,7 +15,8 @@ class ErrorSerializer(serializers.Serializer):
 
     code = serializers.CharField(help_text="stable machine code, e.g. not_found, stale_seq")
     message = serializers.CharField(help_text="a sentence a player understands")
-    fields = serializers.DictField(
+    # The answer's own field; the name shadows DRF's Serializer.fields.
+    fields = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text="invalid request fields and what is wrong with them"
     )
     head = serializers.IntegerField(required=False, help_text="stale_seq: the game's head seq")

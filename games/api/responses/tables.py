@@ -14,7 +14,8 @@ from games.models import Game
 # ---- rulesets and clocks -------------------------------------------------------------
 class PickItemSerializer(serializers.Serializer):
     value = serializers.CharField()
-    label = serializers.CharField()
+    # The answer's own field; the name shadows DRF's attribute of the same name.
+    label = serializers.CharField()  # type: ignore[assignment]
     needs = serializers.CharField(
         allow_null=True, help_text="the bool option that must be on for this item"
     )
@@ -35,7 +36,8 @@ class OptionSerializer(serializers.Serializer):
     choices = serializers.ListField(child=serializers.JSONField(), allow_null=True)
     type = serializers.CharField(help_text="the Python type name of the default")
     # For forms (optional to read; checking ignores them).
-    label = serializers.CharField(help_text="the option's name for players")
+    # The answer's own field; the name shadows DRF's attribute of the same name.
+    label = serializers.CharField(help_text="the option's name for players")  # type: ignore[assignment]
     labels = serializers.ListField(
         child=serializers.CharField(), allow_null=True, help_text="one per choice"
     )
@@ -61,7 +63,8 @@ class RulesetSerializer(serializers.Serializer):
 
 class BoardSectionSerializer(serializers.Serializer):
     name = serializers.CharField()
-    label = serializers.CharField()
+    # The answer's own field; the name shadows DRF's attribute of the same name.
+    label = serializers.CharField()  # type: ignore[assignment]
     expansion = serializers.CharField(help_text="base, nomads or crossroads")
     rows = serializers.ListField(
         child=serializers.CharField(),
@@ -72,7 +75,8 @@ class BoardSectionSerializer(serializers.Serializer):
 
 class TimeControlKindSerializer(serializers.Serializer):
     kind = serializers.CharField()
-    fields = serializers.DictField(
+    # The answer's own field; the name shadows DRF's attribute of the same name.
+    fields = serializers.DictField(  # type: ignore[assignment]
         child=serializers.DictField(child=serializers.FloatField()),
         help_text='each field\'s {"min", "max", "default"}',
     )
@@ -181,7 +185,8 @@ class TableDetailSerializer(TableSummarySerializer):
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
-    data = serializers.DictField(help_text="public part merged with your seat's private part")
+    # The answer's own field; the name shadows DRF's attribute of the same name.
+    data = serializers.DictField(help_text="public part merged with your seat's private part")  # type: ignore[assignment]
     actor = serializers.CharField()
     recorded_at = serializers.DateTimeField()
     text = serializers.CharField(help_text="the move log line")

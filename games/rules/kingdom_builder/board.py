@@ -95,7 +95,8 @@ EDGE: frozenset[int] = frozenset().union(*SIDES.values())
 def board_data() -> dict[str, Any]:
     """The packaged board data (sections, format notes, provenance)."""
     with _DATA_FILE.open(encoding="utf-8") as handle:
-        return json.load(handle)
+        data: dict[str, Any] = json.load(handle)
+    return data
 
 
 def section_names(expansion: str = "base") -> tuple[str, ...]:
@@ -216,7 +217,7 @@ def assemble(layout: tuple[tuple[str, bool], ...]) -> Board:
     """The board of 4 sections (top-left, top-right, bottom-left, bottom-right)."""
     if len(layout) != 4:
         raise ValueError("a board has exactly 4 sections")
-    grid = [[""] * 2 for _ in range(2)]
+    grid: list[list[tuple[str, ...]]] = [[()] * 2 for _ in range(2)]
     locations: dict[int, str] = {}
     for quadrant, (name, rotated) in enumerate(layout):
         top, left = (quadrant // 2) * SECTION_SIZE, (quadrant % 2) * SECTION_SIZE

@@ -28,6 +28,8 @@ def parse_hex(command: dict[str, Any], name: str) -> int:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         raise IllegalCommand("bad_hex", f"'{name}' must be a hex as [row, col].")
+    row: int
+    col: int
     row, col = value
     require(
         0 <= row < ROWS and 0 <= col < COLS,

@@ -43,7 +43,8 @@ def hand_size(options: dict[str, Any]) -> int:
     """How many secret cards a seat holds between its turns."""
     draw = options["terrain_draw"]
     if draw == HAND:
-        return options["hand_size"]
+        size: int = options["hand_size"]
+        return size
     if draw in (STANDARD, SCEADEAU):
         return 1
     return 0
@@ -51,7 +52,8 @@ def hand_size(options: dict[str, Any]) -> int:
 
 def opening_hand_size(options: dict[str, Any]) -> int:
     draw = options["terrain_draw"]
-    return {STANDARD: 1, HAND: options["hand_size"], SCEADEAU: 2}.get(draw, 0)
+    sizes: dict[str, int] = {STANDARD: 1, HAND: options["hand_size"], SCEADEAU: 2}
+    return sizes.get(draw, 0)
 
 
 def top_card(em: Emitter, rng: random.Random) -> str | None:
@@ -188,7 +190,7 @@ def check_choice(s: State, seat: int, command: dict[str, Any]) -> None:
             "bad_terrain",
             f"'terrain' must be one of: {', '.join(BUILDABLE_TERRAINS)}.",
         )
-    name = TERRAIN_NAMES.get(terrain, "")
+    name = TERRAIN_NAMES.get(terrain, "") if isinstance(terrain, str) else ""
     code, message = {
         "choose_terrain": ("terrain_exhausted", f"No empty {name} hex is left; choose another."),
         "play_terrain_card": ("card_not_in_hand", f"You hold no {name} card."),

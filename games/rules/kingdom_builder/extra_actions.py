@@ -72,11 +72,8 @@ def _moves(key: str, moves: dict[int, list[int]]) -> list[Command]:
 
 def _tile(command: Command) -> Any:
     key = command.get("tile")
-    require(
-        isinstance(key, str) and key in TILES,
-        "unknown_tile",
-        f"'tile' must be one of: {', '.join(TILES)}.",
-    )
+    if not (isinstance(key, str) and key in TILES):
+        raise IllegalCommand("unknown_tile", f"'tile' must be one of: {', '.join(TILES)}.")
     return TILES[key]
 
 

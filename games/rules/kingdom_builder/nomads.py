@@ -146,11 +146,10 @@ def use_nomad_tile(em: Emitter, seat: int, command: Command) -> None:
     s = em.state
     fields(command, {"type", "tile"})
     key = command.get("tile")
-    require(
-        isinstance(key, str) and key in NOMAD_TILE_NAMES,
-        "unknown_nomad_tile",
-        f"'tile' must be one of: {', '.join(NOMAD_TILE_NAMES)}.",
-    )
+    if not (isinstance(key, str) and key in NOMAD_TILE_NAMES):
+        raise IllegalCommand(
+            "unknown_nomad_tile", f"'tile' must be one of: {', '.join(NOMAD_TILE_NAMES)}."
+        )
     name = NOMAD_TILE_NAMES[key]
     held = [t for t in s.nomad_held[seat] if t["tile"] == key]
     require(bool(held), "nomad_tile_not_held", f"You hold no {name} nomad tile.")

@@ -107,7 +107,7 @@ def settlement_seat(state: State, hex_: int) -> int:
 
     Wagons and ships count for the adjacency rule only: they are not settlements.
     """
-    seat = state.owner[hex_]
+    seat: int = state.owner[hex_]
     if seat < 0 or hex_ == state.wagon[seat] or hex_ == state.ship[seat]:
         return EMPTY
     return seat

@@ -113,7 +113,9 @@ def _pair(pair: Any, what: str) -> int:
         or not (0 <= pair[0] < ROWS and 0 <= pair[1] < COLS)
     ):
         raise BadPosition(f"Bad hex {pair!r} for {what}: [row, col] within 0-19.")
-    return pair[0] * COLS + pair[1]
+    row: int = pair[0]
+    col: int = pair[1]
+    return row * COLS + col
 
 
 def _seat(key: Any) -> int:

@@ -131,6 +131,7 @@ class State:
     ship: list[int]
     city_hall: list[list[int]]  # per seat: its 7 city-hall hexes (centre first), or []
     guarded: set[int]  # hexes next to a warrior (derived from ``warriors``)
+    undo: list[State]  # copies of the state before each undoable action of this turn
 
     @property
     def finished(self) -> bool:
@@ -138,7 +139,8 @@ class State:
 
     @property
     def terrain_draw(self) -> str:
-        return self.options["terrain_draw"]
+        draw: str = self.options["terrain_draw"]
+        return draw
 
     def mandatory_done(self) -> bool:
         return self.placed >= 3 or self.cut_short or self.supply[self.active] <= 0
@@ -301,7 +303,8 @@ def evolve(s: State | None, event: Event) -> State:
     elif kind == "terrain_card_drawn":
         terrain = s.draw_pile.pop(0) if s.draw_pile else None
         if data.get("to") == "face_up":
-            s.face_up.append(data.get("terrain", terrain))
+            # A face-up draw's event always names its card (deck.py), so never None.
+            s.face_up.append(data.get("terrain", terrain))  # type: ignore[arg-type]
         else:
             secret = _private(event, seat).get("terrain", terrain)
             s.hands[seat].append(secret)

@@ -112,11 +112,11 @@ def _may_change(state: KingdomCardsState, seat: int) -> None:
 def _lay_group(log: Log, seat: int, command: Command) -> None:
     state = log.state
     cards = command.get("cards")
-    require(
-        isinstance(cards, list) and len(cards) == 3 and all(is_card(c) for c in cards),
-        "bad_cards",
-        "Name the group's three cards by id, lowest first, e.g. ['R1a', 'Y2c', 'B3b'].",
-    )
+    if not (isinstance(cards, list) and len(cards) == 3 and all(is_card(c) for c in cards)):
+        raise IllegalCommand(
+            "bad_cards",
+            "Name the group's three cards by id, lowest first, e.g. ['R1a', 'Y2c', 'B3b'].",
+        )
     require(len(set(cards)) == 3, "bad_cards", "A group is three different cards.")
     _may_change(state, seat)
     hand = state.hands[seat]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import TypeGuard
 
 from games.rules.kingdom_cards.cards import (
     COLOUR,
@@ -57,7 +58,7 @@ def is_group_in_any_order(cards: Sequence[str]) -> bool:
     return group_tier(sorted(cards, key=VALUE.__getitem__)) is not None
 
 
-def is_group(slot: Sequence[str] | None) -> bool:
+def is_group(slot: Sequence[str] | None) -> TypeGuard[Sequence[str]]:
     """A slot holding all three cards of its tier (not an incomplete group)."""
     return slot is not None and len(slot) == 3
 
@@ -71,7 +72,7 @@ def kingdom_flag(groups: Groups, skip_tier: int | None = None) -> str | None:
     """The flag all complete groups share (None without one); ``skip_tier`` is ignored."""
     for tier, group in zip(TIERS, groups, strict=True):
         if tier != skip_tier and is_group(group):
-            return group_flag(group)  # type: ignore[arg-type]
+            return group_flag(group)
     return None
 
 
@@ -212,7 +213,7 @@ def completion_plan(
     best: tuple[int, str] | None = None
     for first, second, third in product(*allowed):
         flag = first + second + third
-        kept = sum(1 for g in groups if is_group(g) and group_flag(g) == flag)  # type: ignore[arg-type]
+        kept = sum(1 for g in groups if is_group(g) and group_flag(g) == flag)
         if best is None or kept > best[0]:
             best = (kept, flag)
     if best is None:
@@ -221,7 +222,7 @@ def completion_plan(
     available = _by_colour_value(pool)
 
     def kept_as_is(group: list[str] | None) -> bool:
-        return is_group(group) and group_flag(group) == flag  # type: ignore[arg-type]
+        return is_group(group) and group_flag(group) == flag
 
     # Incomplete groups go back too: their cards may be needed elsewhere in the plan.
     returns = [t for t in TIERS if groups[t - 1] is not None and not kept_as_is(groups[t - 1])]

@@ -30,10 +30,14 @@ class Log:
     """Collects the decided events and folds each into ``state`` as it is emitted."""
 
     def __init__(self, state: KingdomCardsState | None) -> None:
-        self.state = state  # type: ignore[assignment]
+        # None only in setup, until its first event (cards_dealt) makes the state; every
+        # step reads the state after that.
+        self.state: KingdomCardsState = state  # type: ignore[assignment]
         self.events: list[Event] = []
 
-    def emit(self, kind: str, public: dict[str, Any], private: dict | None = None) -> None:
+    def emit(
+        self, kind: str, public: dict[str, Any], private: dict[int, dict[str, Any]] | None = None
+    ) -> None:
         event = Event(kind, public, private or {})
         self.state = evolve(self.state, event)
         self.events.append(event)

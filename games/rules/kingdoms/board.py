@@ -43,7 +43,7 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(SP
 
 class Line(NamedTuple):
     kind: str  # "row" or "column"
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index, never called on a Line
     cells: tuple[int, ...]
 
 

@@ -16,7 +16,7 @@ def determinize(state: KingdomsState, seat: int | None, rng: random.Random) -> K
     if state.options["no_luck"]:
         return copy  # every tile is face up: nothing is hidden
     others = [s for s in state.seats if s != seat and state.starting[s] is not None]
-    unseen = list(state.supply) + [state.starting[s] for s in others]
+    unseen = list(state.supply) + [t for s in others if (t := state.starting[s]) is not None]
     rng.shuffle(unseen)
     for s in others:
         copy.starting[s] = unseen.pop()

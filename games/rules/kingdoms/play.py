@@ -51,6 +51,8 @@ def _empty_space(state: KingdomsState, value: Any) -> int:
         "bad_space",
         'A space is written [row, column], e.g. "space": [2, 3].',
     )
+    row: int
+    column: int
     row, column = value
     require(
         0 <= row < ROWS and 0 <= column < COLUMNS,

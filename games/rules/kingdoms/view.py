@@ -145,7 +145,7 @@ def describe_event(event_type: str, data: dict[str, Any], names: Mapping[int, st
         return f"A game of Kingdoms for {data['players']} players begins{extra}."
     if event_type == "epoch_started":
         reason = {"random": "chosen at random", "most_gold": "most gold"}.get(
-            data.get("start_reason"), "tied for most gold, first clockwise"
+            data.get("start_reason", ""), "tied for most gold, first clockwise"
         )
         text = f"Epoch {data['epoch']} begins; {name(data['start_player'])} starts ({reason})."
         if data.get("starting_tile"):
