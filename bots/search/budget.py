@@ -63,10 +63,6 @@ class Clock:
             return False
         return self.deadline is None or time.perf_counter() < self.deadline
 
-    def remaining_playouts(self) -> int | None:
-        limit = self.budget.playouts
-        return None if limit is None else max(limit - self.playouts, 0)
-
 
 _BUDGET: ContextVar[Budget | None] = ContextVar("bot_thinking_budget", default=None)
 

@@ -271,4 +271,4 @@ def test_a_clock_counts_playouts_against_the_budget():
     while clock.left():
         clock.spend()
         spent += 1
-    assert spent == 3 and clock.remaining_playouts() == 0
+    assert spent == 3 and clock.playouts == 3 and not clock.left()

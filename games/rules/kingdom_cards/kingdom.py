@@ -169,21 +169,6 @@ def formable_groups(hand: Sequence[str], groups: Groups) -> list[list[str]]:
     return result
 
 
-def has_formable_group(hand: Sequence[str], groups: Groups) -> bool:
-    """Cheap test: could the hand lay any group now?"""
-    flag = kingdom_flag(groups)
-    if flag is None:
-        values = {VALUE[c] for c in hand if COLOUR[c] is not None}
-        return any(
-            groups[t - 1] is None and all(v in values for v in tier_values(t)) for t in TIERS
-        )
-    present = {(COLOUR[c], VALUE[c]) for c in hand}
-    return any(
-        groups[t - 1] is None and all((flag[i], v) in present for i, v in enumerate(tier_values(t)))
-        for t in TIERS
-    )
-
-
 def completion_plan(
     hand: Sequence[str], groups: Groups
 ) -> tuple[list[int], list[list[str]]] | None:

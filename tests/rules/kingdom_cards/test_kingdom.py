@@ -7,7 +7,6 @@ from games.rules.kingdom_cards.kingdom import (
     formable_groups,
     group_flag,
     group_tier,
-    has_formable_group,
     is_complete,
     kingdom_flag,
 )
@@ -159,9 +158,8 @@ def test_legal_groups_list_every_copy_once_and_respect_the_flag():
         ["R1a", "Y2a", "B3a"],
         ["R1b", "Y2a", "B3a"],
     ]
-    assert has_formable_group(hand, empty_groups())
-    assert not has_formable_group(["R1a", "Y2a"], empty_groups())
-    assert not has_formable_group(hand, [None, None, ["B7a", "B8a", "B9a"]])
+    assert formable_groups(["R1a", "Y2a"], empty_groups()) == []
+    assert formable_groups(hand, [None, None, ["B7a", "B8a", "B9a"]]) == []
 
 
 def test_legal_commands_offer_exactly_the_groups_the_kingdom_accepts():
