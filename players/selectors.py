@@ -240,6 +240,9 @@ def player_profile(user: User) -> dict[str, Any]:
                 "score": score,
                 "players": len(game.seats.all()),
                 "ruleset_name": name,
+                # Against the service's bots (a seat with no account): practice, unrated,
+                # as Board Game Arena lists its games against bots.
+                "practice": any(s.user_id is None and s.bot_level for s in game.seats.all()),
             }
         )
     return {

@@ -145,5 +145,15 @@ def test_profile_counts_finished_and_active_games(make_user, django_assert_num_q
     assert all(row["seat"].user_id == ana.pk for row in profile["rows"])
 
 
+def test_games_against_the_sites_bots_are_listed_as_practice(make_user, client):
+    ana, bob = make_user("ana"), make_user("bob")
+    humans_game([ana, bob])
+    humans_game([ana], bots=1)
+    rows = selectors.player_profile(ana)["rows"]
+    assert sorted(row["practice"] for row in rows) == [False, True]
+    page = client.get("/players/ana/").content.decode()
+    assert page.count("practice · unrated") == 1
+
+
 def test_shared_place_skips_the_places_of_a_tie():
     assert [selectors.shared_place([[0, 2], [1]], seat) for seat in (0, 1, 2)] == [1, 3, 1]
