@@ -7,10 +7,12 @@ python manage.py bench live [--processes 2 | --url http://127.0.0.1:8000 ...]
     [--tables 16] [--ruleset kingdoms] [--moves 300] [--seconds 30] [--peer bgio]
 python manage.py bench faults [--games 8] [--fault redis_stopped ...] [--down 5]
     [--long-down 30]
+python manage.py bench streams [--streams 1000] [--hold SECONDS]
 
 The work is in bench/: ``inprocess`` (commands, rules), ``live`` (the load a
 community puts on running servers, see bench/live.py) and ``faults`` (the service
-on a PostgreSQL and a Redis of its own, which it stops and kills under play).
+on a PostgreSQL and a Redis of its own, which it stops and kills under play) and
+``streams`` (a web process's memory per idle bot-API event stream).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bench import faults, live
+from bench import faults, live, streams
 from bench.inprocess import InProcessBench
 from games.rules import all_rulesets
 
@@ -28,7 +30,7 @@ class Command(BaseCommand):
     help = "Measure the service and the rules engines; prints JSON lines."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("what", choices=["commands", "rules", "live", "faults"])
+        parser.add_argument("what", choices=["commands", "rules", "live", "faults", "streams"])
         parser.add_argument("ruleset", nargs="?", default="kingdoms")
         parser.add_argument("--games", type=int, default=None)
         parser.add_argument("--players", type=int, default=None)
@@ -41,6 +43,7 @@ class Command(BaseCommand):
             "(smoke runs; the cost-by-seq windows then overlap)",
         )
         live.add_arguments(parser)
+        streams.add_arguments(parser)
         group = parser.add_argument_group("bench faults")
         group.add_argument(
             "--fault",
@@ -64,6 +67,9 @@ class Command(BaseCommand):
             raise CommandError(
                 f"--peer {options['peer']} does not run beside bench {options['what']}"
             )
+        if options["what"] == "streams":  # its line is printed before --hold, by itself
+            streams.run(options["streams"], options["hold"])
+            return
         if options["what"] == "faults":
             lines = faults.run(
                 tables=options["games"] or 8,
