@@ -135,7 +135,7 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
 def game_advanced(game_id: uuid.UUID, head_seq: int, news: dict[str, Any] | None = None) -> Notice:
     """The game's head moved to ``head_seq``; ``news``: each audience's update
     (games/publishing/news.py ``for_head``)."""
-    message: dict[str, Any] = {"type": "game.advanced", "head": head_seq}
+    message: dict[str, Any] = {"type": "game.advanced", "game": str(game_id), "head": head_seq}
     if news is not None:
         message["news"] = news
     return Notice(game_group(game_id), message)

@@ -70,6 +70,8 @@ def for_head(
             for seat, update in updates.items()
         },
         "last": rows[-1].seq,
+        # The seats to act at this head: the lobby marks its players' "your turn".
+        "to_act": selectors.seats_to_act(game, table),
     }
 
 
@@ -77,7 +79,7 @@ def published(news: dict[str, Any]) -> dict[str, Any]:
     """The part of ``news`` the sockets use: each audience's frame, made once by the
     writer, so a socket decodes strings from the channel layer, not every audience's
     events."""
-    return {key: news[key] for key in ("after", "status", "viewers", "frames", "last")}
+    return {key: news[key] for key in ("after", "status", "viewers", "frames", "last", "to_act")}
 
 
 def seat_in(news: dict[str, Any], user_id: int | None) -> Audience:

@@ -92,6 +92,28 @@ def legal_commands(game: Game, seat: int | None) -> list[dict[str, Any]]:
         return legal_in(game, table, seat)
 
 
+def seats_to_act(game: Game, table: tables.TableState) -> list[int]:
+    """The seats that may act at ``game``'s head (``table``): none once it is over."""
+    if game.status != Game.Status.ACTIVE or table.over:
+        return []
+    rules = get_ruleset(game.ruleset)
+    return sorted(s for s in rules.to_act(table.rules) if s not in table.resigned)
+
+
+def turns_of(user: User) -> dict[str, bool]:
+    """Each game in progress ``user`` plays in (id -> whether it is their turn there): the
+    lobby's "your turn" marks when its socket opens."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user).distinct()
+    turns = {}
+    for game in games:
+        seat = viewer_seat(game, user)
+        if seat is None:
+            continue
+        with storage.reading(game) as table:
+            turns[str(game.id)] = seat in seats_to_act(game, table)
+    return turns
+
+
 def legal_in(game: Game, table: tables.TableState, seat: int | None) -> list[dict[str, Any]]:
     """The legal commands of ``seat`` in ``table`` (the state at ``game.head_seq``): none
     unless the seat may act now."""

@@ -190,18 +190,78 @@ class GameConsumer(GuardedJsonConsumer):
 
 
 class LobbyConsumer(GuardedJsonConsumer):
+    """The lobby: its open tables as they change, and for a signed-in player each of
+    their games in progress, whose turn it is there (``turns`` when it opens, then a
+    ``turn`` at each new head, read from the head's news: no database)."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its per-message connection check for a head's news
+        (as GameConsumer's): a player's lobby reads ``to_act`` from the message."""
+        if message["type"] == "game.advanced":
+            await self.game_advanced(message)
+        else:
+            await super().dispatch(message)
+
     async def connect(self) -> None:
         publishing.remember_server_loop()
         await self.channel_layer.group_add(publishing.LOBBY_GROUP, self.channel_name)
         await self.accept()
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.username = user.get_username() if self.user_id is not None else None
+        self.playing: set[str] = set()
+        if self.user_id is not None:
+            turns = await self._turns(user)
+            for game_id in turns:
+                await self._follow(game_id)
+            await self.send_json({"type": "turns", "turns": turns})
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(publishing.LOBBY_GROUP, self.channel_name)
+        for game_id in getattr(self, "playing", set()):
+            await self.channel_layer.group_discard(
+                publishing.game_group(game_id), self.channel_name
+            )
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         summary = await self._summary(message["game"])
-        if summary is not None:
-            await self.send_json({"type": "table", "table": summary})
+        if summary is None:
+            return
+        await self.send_json({"type": "table", "table": summary})
+        # A table of this player's that started: follow its heads from now on.
+        seated = any(seat.get("user") == self.username for seat in summary["seats"])
+        if self.username is not None and seated and summary["status"] == "active":
+            await self._follow(summary["id"])
+
+    async def game_advanced(self, message: dict[str, Any]) -> None:
+        published, game_id = message.get("news"), message.get("game")
+        if not published or game_id not in self.playing:
+            return
+        seats = {user_id: seat for user_id, seat in published["viewers"]}
+        if self.user_id not in seats:  # (they left the table)
+            return
+        yours = published["status"] == "active" and seats[self.user_id] in published["to_act"]
+        await self.send_json({"type": "turn", "game": game_id, "yours": yours})
+        if published["status"] != "active":
+            self.playing.discard(game_id)
+            await self.channel_layer.group_discard(
+                publishing.game_group(game_id), self.channel_name
+            )
+
+    async def game_rematch(self, message: dict[str, Any]) -> None:
+        """(For the game's own sockets.)"""
+
+    async def game_closed(self, message: dict[str, Any]) -> None:
+        """(For the game's own sockets.)"""
+
+    async def _follow(self, game_id: str) -> None:
+        if game_id not in self.playing:
+            self.playing.add(game_id)
+            await self.channel_layer.group_add(publishing.game_group(game_id), self.channel_name)
+
+    @database_sync_to_async
+    def _turns(self, user: Any) -> dict[str, bool]:
+        return selectors.turns_of(user)
 
     @database_sync_to_async
     def _summary(self, game_id: str) -> dict[str, Any] | None:

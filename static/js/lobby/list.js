@@ -6,7 +6,7 @@ import { timeControlText } from "../clock.js";
 import { clear, h } from "../dom.js";
 import { seatBadge } from "../players.js";
 import { FILTER_KEY, matches, readFilters } from "./filters.js";
-import { list, me, myGames, rulesetOf, tables } from "./state.js";
+import { list, me, myGames, myTurns, rulesetOf, tables } from "./state.js";
 
 const empty = document.getElementById("table-empty");
 const myList = document.getElementById("my-game-list");
@@ -222,6 +222,7 @@ function tableCard(table) {
       "div",
       { class: "table-card-head" },
       h("h3", {}, h("a", { href: `/tables/${table.id}/` }, table.ruleset_name || rules?.name || table.ruleset)),
+      seated && table.status === "active" && myTurns.get(table.id) ? h("span", { class: "tag tag-turn", dataset: { testid: "your-turn" } }, "your turn") : null,
       h("span", { class: ["status", `status-${table.status}`] }, STATUS_WORDS[table.status] || table.status),
     ),
     h(
@@ -249,14 +250,27 @@ export function renderTables() {
   const focusedId = document.activeElement?.closest?.(".table-card")?.dataset.tableId;
   if (myList) {
     clear(myList);
-    for (const table of [...myGames.values()].sort(newest)) myList.append(tableCard(table));
+    // Where it is our turn first, then the newest.
+    const turnFirst = (a, b) => Number(Boolean(myTurns.get(b.id))) - Number(Boolean(myTurns.get(a.id))) || newest(a, b);
+    for (const table of [...myGames.values()].sort(turnFirst)) myList.append(tableCard(table));
     myList.parentElement.hidden = myGames.size === 0;
   }
+  showTurnCount();
   clear(list);
   for (const table of rows) list.append(tableCard(table));
   empty.hidden = rows.length > 0;
   empty.textContent = myGames.size ? "No other tables here." : "No tables here yet.";
   if (focusedId) list.parentElement.querySelector(`[data-table-id="${focusedId}"] button, [data-table-id="${focusedId}"] a`)?.focus();
+}
+
+/** The number of our games waiting for our move, beside the navigation's lobby link. */
+function showTurnCount() {
+  const badge = document.getElementById("nav-turns");
+  if (!badge) return;
+  const waiting = [...myTurns.entries()].filter(([id, yours]) => yours && myGames.has(id)).length;
+  badge.hidden = waiting === 0;
+  badge.textContent = String(waiting);
+  badge.title = waiting === 1 ? "1 game waits for your move" : `${waiting} games wait for your move`;
 }
 
 function hardBotsText(table) {

@@ -2,7 +2,8 @@
 
 import { socketMessage, wsUrl } from "../api.js";
 import { ReconnectingSocket } from "../socket.js";
-import { loadTables, takeTableNews } from "./list.js";
+import { loadTables, renderTables, takeTableNews } from "./list.js";
+import { myTurns } from "./state.js";
 
 const live = document.getElementById("lobby-live");
 
@@ -25,6 +26,13 @@ export function connect() {
       if (message === undefined) return;
       if (message.type === "table" && message.table) {
         takeTableNews(message.table);
+      } else if (message.type === "turns") {
+        myTurns.clear();
+        for (const [id, yours] of Object.entries(message.turns || {})) myTurns.set(id, yours);
+        renderTables();
+      } else if (message.type === "turn") {
+        myTurns.set(message.game, Boolean(message.yours));
+        renderTables();
       }
     },
     onClose: () => setLive("down", "reconnecting…"),

@@ -16,6 +16,7 @@ let rulesets = JSON.parse(document.getElementById("rulesets-data").textContent).
 }));
 export const tables = new Map(); // id -> summary, as the filters asked
 export const myGames = new Map(); // id -> summary: our games in progress, shown first
+export const myTurns = new Map(); // id -> whether it is our turn there (the lobby socket's word)
 
 export function setRulesets(value) {
   rulesets = value;

@@ -140,6 +140,7 @@ def test_lobby_stream_announces_new_tables(make_user):
     async def scenario():
         ws = connect("/ws/lobby/", user)
         await ws.connect()
+        assert await ws.receive_json_from(timeout=5) == {"type": "turns", "turns": {}}
         await sync_to_async(services.table_create)(user=user, ruleset="kingdoms", seats=2)
         message = await ws.receive_json_from(timeout=5)
         await ws.disconnect()

@@ -62,6 +62,7 @@ def test_the_lobby_answers_a_bad_frame_too(make_user, frame):
         ws.scope["user"] = user
         connected, _ = await ws.connect()
         assert connected
+        assert (await ws.receive_json_from(timeout=5))["type"] == "turns"
         await ws.send_to(**frame)
         reply = await ws.receive_json_from(timeout=5)
         await ws.disconnect()

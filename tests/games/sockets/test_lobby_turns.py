@@ -1,0 +1,94 @@
+"""The lobby's "your turn": a signed-in player's lobby socket says, when it opens, in
+which of their games in progress it is their turn, then at each new head of those games
+whether it is (from the head's news, with no read), and follows a game of theirs that
+starts while it is open."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from games import selectors, services
+from games.sockets.routing import websocket_urlpatterns
+from tests.games.helpers import humans_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+app = URLRouter(websocket_urlpatterns)
+
+
+def lobby_of(user) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(app, "/ws/lobby/")
+    communicator.scope["user"] = user
+    return communicator
+
+
+def move_first_legal(game_id, user) -> None:
+    game = selectors.get_game(game_id)
+    seat = selectors.viewer_seat(game, user)
+    (command, *_) = selectors.legal_commands(game, seat)
+    services.game_submit(game_id=game.id, user=user, command=command)
+
+
+def to_move(game, players):
+    """(the player to act, the other)"""
+    game = selectors.get_game(game.id)
+    first = players[0]
+    if selectors.legal_commands(game, selectors.viewer_seat(game, first)):
+        return first, players[1]
+    return players[1], first
+
+
+def test_turns_when_the_lobby_opens_then_at_each_head(make_user):
+    ana, bob = make_user("ana"), make_user("bob")
+    game = humans_game([ana, bob])
+    mover, other = to_move(game, [ana, bob])
+
+    async def scenario() -> list[dict]:
+        ws = lobby_of(other)
+        assert (await ws.connect())[0]
+        seen = [await ws.receive_json_from(timeout=5)]
+        await sync_to_async(move_first_legal)(game.id, mover)
+        seen.append(await ws.receive_json_from(timeout=5))
+        await ws.disconnect()
+        return seen
+
+    opened, turn = async_to_sync(scenario)()
+    assert opened == {"type": "turns", "turns": {str(game.id): False}}
+    # Kingdoms passes the turn after each placement: now it is the other player's.
+    assert turn == {"type": "turn", "game": str(game.id), "yours": True}
+
+
+def test_a_game_that_starts_while_the_lobby_is_open_is_followed(make_user):
+    ana, bob = make_user("ana"), make_user("bob")
+
+    async def scenario() -> tuple[dict, list[dict]]:
+        ws = lobby_of(ana)
+        assert (await ws.connect())[0]
+        opened = await ws.receive_json_from(timeout=5)
+        game = await sync_to_async(humans_game)([ana, bob])
+        seen: list[dict] = []
+        while not any(m["type"] == "table" and m["table"]["status"] == "active" for m in seen):
+            seen.append(await ws.receive_json_from(timeout=5))
+        mover, _other = await sync_to_async(to_move)(game, [ana, bob])
+        await sync_to_async(move_first_legal)(game.id, mover)
+        while seen[-1]["type"] != "turn":
+            seen.append(await ws.receive_json_from(timeout=5))
+        await ws.disconnect()
+        return opened, seen
+
+    opened, seen = async_to_sync(scenario)()
+    assert opened == {"type": "turns", "turns": {}}
+    assert seen[-1]["type"] == "turn" and isinstance(seen[-1]["yours"], bool)
+
+
+def test_an_anonymous_lobby_gets_no_turns(make_user):
+    async def scenario() -> bool:
+        ws = WebsocketCommunicator(app, "/ws/lobby/")
+        assert (await ws.connect())[0]
+        nothing = await ws.receive_nothing(timeout=0.5)
+        await ws.disconnect()
+        return nothing
+
+    assert async_to_sync(scenario)()
