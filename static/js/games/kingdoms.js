@@ -274,9 +274,9 @@ function lineMark(x, y, gains, scored, kind, index, ctx) {
   }
   paid.forEach((p, i) => {
     // Rows: stacked beside the row; columns: two to a line under the column, the second
-    // 48 units on (at 44 a wide number met it on a phone). A line every 20 units: at 17
-    // (16) a label touched the next one.
-    const px = kind === "row" ? x : x + (i % 2) * 48;
+    // 46 units on, midway in the 90-unit column pitch (at 44 a wide number met the first
+    // label, at 48 the next column's). A line every 20 units: at 17 (16) labels touched.
+    const px = kind === "row" ? x : x + (i % 2) * 46;
     const py = kind === "row" ? y + (i - (paid.length - 1) / 2) * 20 : y + 10 + Math.floor(i / 2) * 20;
     g.append(s("circle", { cx: px + 5, cy: py - 4, r: 4.5, fill: seatColour(p.seat), stroke: "#222", "stroke-width": 1 }));
     g.append(s("text", { x: px + 12, y: py + 1, class: "gain-text" }, signed(p.g)));
