@@ -11,6 +11,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from games.api.stream_handoff import StreamHandoff  # noqa: E402
 from infra.body_limit import BodyLimit  # noqa: E402
 from infra.metrics import count_sockets  # noqa: E402
 from infra.origin import SameOriginValidator  # noqa: E402
@@ -21,8 +22,10 @@ router = URLRouter(websocket_urlpatterns)
 
 application = ProtocolTypeRouter(
     {
-        # A body over its limit or too slow is refused as it arrives (body_limit.py).
-        "http": BodyLimit(django_asgi_app),
+        # A body over its limit or too slow is refused as it arrives (body_limit.py); an
+        # open NDJSON stream's lines are sent once Django's handler is done with it
+        # (games/api/stream_handoff.py).
+        "http": StreamHandoff(BodyLimit(django_asgi_app)),
         # Browsers: this site's own Origin and the session cookie. API clients: ?ticket=
         # (players/tickets.py), which is the user, once.
         "websocket": count_sockets(

@@ -48,6 +48,7 @@ from games import publishing, selectors, services
 from games.api import responses as answers
 from games.api.responses import errors
 from games.api.signed_in import signed_in_user
+from games.api.stream_handoff import handed_off
 from games.errors import ServiceError
 from games.json_output import encode
 from games.models import Game
@@ -167,7 +168,7 @@ def _streaming(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
     for connection in connections.all(initialized_only=True):
         if not connection.in_atomic_block:
             connection.close()
-    response = StreamingHttpResponse(lines, content_type=NDJSON)
+    response = StreamingHttpResponse(handed_off(lines), content_type=NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
     return response

@@ -1,5 +1,6 @@
 """Reading the bot API's NDJSON streams in a test: a GET through the project's ASGI app
-(every middleware, Django's handler), its body read line by line as it streams.
+(every middleware, Django's handler, then the stream hand-off), its body read line by line
+as it streams.
 
 Every read has a deadline (``READ_SECONDS``), keep-alive lines included: a stream that
 stays open but never brings the line a test waits for fails the test, it never hangs."""
@@ -11,7 +12,8 @@ import time
 from typing import Any
 
 from asgiref.testing import ApplicationCommunicator
-from django.core.asgi import get_asgi_application
+
+from kingdom.asgi import application
 
 READ_SECONDS = 10
 
@@ -41,7 +43,7 @@ class NdjsonStream:
             "client": ("127.0.0.1", 40000),
             "server": ("testserver", 80),
         }
-        self.app = ApplicationCommunicator(get_asgi_application(), scope)
+        self.app = ApplicationCommunicator(application, scope)
         self.buffer = b""
         self.ended = False
         self.status = 0
