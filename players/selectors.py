@@ -204,19 +204,20 @@ def player_games(user: User, limit: int = PROFILE_GAMES) -> QuerySet[Game]:
     return (
         Game.objects.filter(seats__user=user)
         .exclude(status=Game.Status.OPEN)
-        .prefetch_related("seats")
+        .prefetch_related("seats__user")
         .distinct()[:limit]
     )
 
 
 def player_profile(user: User) -> dict[str, Any]:
     """What the profile page shows: ``{"player", "ratings", "rows", "stats",
-    "per_game"}``, a row per game with the player's place and score."""
+    "per_game", "opponents"}``, a row per game with the player's place and score."""
     names = ruleset_names()
     rows = []
     stats = {"played": 0, "won": 0, "active": 0}
     per_game: dict[str, dict] = {}
-    for game in player_games(user):
+    games = list(player_games(user))
+    for game in games:
         seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
         place = score = None
         if game.outcome and seat and seat.number is not None:
@@ -252,4 +253,36 @@ def player_profile(user: User) -> dict[str, Any]:
         "rows": rows,
         "stats": stats,
         "per_game": sorted(per_game.values(), key=lambda t: t["name"]),
+        "opponents": recent_opponents(user, games),
     }
+
+
+RECENT_OPPONENTS = 8
+
+
+def recent_opponents(user: User, games: list[Game]) -> list[dict[str, Any]]:
+    """The accounts ``user`` played most recently (up to ``RECENT_OPPONENTS``), newest
+    first: ``{"name", "games", "ahead", "behind"}``, ``ahead`` and ``behind`` counting the
+    finished games where ``user`` placed above or below them. Games come newest first."""
+    found: dict[int, dict[str, Any]] = {}
+    for game in games:
+        seats = list(game.seats.all())
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        for seat in seats:
+            if seat.user is None or seat.user_id == user.pk:
+                continue
+            if seat.user_id not in found and len(found) == RECENT_OPPONENTS:
+                continue
+            entry = found.setdefault(
+                seat.user_id, {"name": seat.user.username, "games": 0, "ahead": 0, "behind": 0}
+            )
+            entry["games"] += 1
+            ranking = (game.outcome or {}).get("ranking")
+            if game.status != Game.Status.FINISHED or not ranking or mine is None:
+                continue
+            if mine.number is None or seat.number is None:
+                continue
+            own, theirs = shared_place(ranking, mine.number), shared_place(ranking, seat.number)
+            if own is not None and theirs is not None and own != theirs:
+                entry["ahead" if own < theirs else "behind"] += 1
+    return list(found.values())

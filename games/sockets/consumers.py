@@ -240,7 +240,10 @@ class LobbyConsumer(GuardedJsonConsumer):
         seats = {user_id: seat for user_id, seat in published["viewers"]}
         if self.user_id not in seats:  # (they left the table)
             return
-        yours = published["status"] == "active" and seats[self.user_id] in published["to_act"]
+        # .get: news from a process that predates "to_act" (a rolling deploy) says no turn.
+        yours = published["status"] == "active" and seats[self.user_id] in published.get(
+            "to_act", ()
+        )
         await self.send_json({"type": "turn", "game": game_id, "yours": yours})
         if published["status"] != "active":
             self.playing.discard(game_id)

@@ -38,7 +38,7 @@ def test_the_profile_page_takes_four_queries(client, make_user, django_assert_nu
     users = rate_many(make_user, 3)
     for _ in range(3):
         humans_game(users)
-    # the player, their games, the games' seats, their ratings
-    with django_assert_num_queries(4):
+    # the player, their games, the games' seats, the seats' players, their ratings
+    with django_assert_num_queries(5):
         page = client.get("/players/p00/")
     assert page.status_code == 200 and page.content.decode().count("/tables/") >= 3

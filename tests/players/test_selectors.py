@@ -14,7 +14,7 @@ from games.errors import NotFound
 from games.models import Game
 from players import selectors
 from players.models import START_RATING, Rating, RatingChange
-from tests.games.helpers import humans_game, make_moderator
+from tests.games.helpers import humans_game, make_moderator, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -138,7 +138,8 @@ def test_profile_counts_finished_and_active_games(make_user, django_assert_num_q
     ana, bob = make_user("ana"), make_user("bob")
     humans_game([ana, bob])
     humans_game([ana, bob])
-    with django_assert_num_queries(4):  # games, their seats, ratings, a bot account?
+    # games, their seats, the seats' players, ratings, a bot account?
+    with django_assert_num_queries(5):
         profile = selectors.player_profile(ana)
     assert profile["stats"] == {"played": 0, "won": 0, "active": 2}
     assert [row["players"] for row in profile["rows"]] == [2, 2]
@@ -157,3 +158,22 @@ def test_games_against_the_sites_bots_are_listed_as_practice(make_user, client):
 
 def test_shared_place_skips_the_places_of_a_tie():
     assert [selectors.shared_place([[0, 2], [1]], seat) for seat in (0, 1, 2)] == [1, 3, 1]
+
+
+def test_recent_opponents_come_newest_first_with_who_placed_ahead(make_user, client):
+    ana, bob, carol = make_user("ana"), make_user("bob"), make_user("carol")
+    finished = play_out(humans_game([ana, bob]), [ana, bob])
+    humans_game([ana, carol], bots=1)  # the site's bot is no opponent to list
+    opponents = selectors.player_profile(ana)["opponents"]
+    assert [o["name"] for o in opponents] == ["carol", "bob"]
+    seats = {s.user_id: s.number for s in finished.seats.all()}
+    ranking = finished.outcome["ranking"]
+    own = selectors.shared_place(ranking, seats[ana.pk])
+    theirs = selectors.shared_place(ranking, seats[bob.pk])
+    expected = (int(own < theirs), int(own > theirs))
+    bob_row = opponents[1]
+    assert (bob_row["games"], bob_row["ahead"], bob_row["behind"]) == (1, *expected)
+    assert opponents[0] == {"name": "carol", "games": 1, "ahead": 0, "behind": 0}
+    page = client.get("/players/ana/").content.decode()
+    assert 'data-testid="recent-opponents"' in page
+    assert page.index('href="/players/carol/"') < page.index('href="/players/bob/"')
