@@ -103,3 +103,25 @@ def test_each_log_dot_is_the_seat_the_line_is_about(new_player, artifacts):
     expect(began.first.locator("time.log-time")).to_have_count(1)
     page.locator("#log").screenshot(path=artifacts / "log-dots.png")
     assert ana.errors == []
+
+
+def test_on_a_laptop_the_hexes_are_large_and_locations_are_pictures(new_player, artifacts):
+    ana = new_player("ana", width=1366, height=768)
+    page = ana.page
+    table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
+    start_from_lobby(page, table_id)
+    expect(page.locator(".kb-board .hex")).to_have_count(400)
+    hex_width = page.locator(".kb-board .hex .hex-shape").first.evaluate(
+        "el => el.getBoundingClientRect().width"
+    )
+    assert hex_width >= 36, f"a hex is {hex_width:.1f} px wide"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+    # Every location hex shows its tile's picture (no three-letter code), and the
+    # locations' list beside the board shows the same pictures with the names.
+    locations = page.locator(".kb-board .hex[data-location]")
+    assert locations.count() > 0
+    assert page.locator(".kb-board .hex[data-location] .loc-icon").count() == locations.count()
+    assert page.locator(".kb-board .hex[data-location] .hex-label").count() == 0
+    expect(page.locator(".kb-location .loc-icon-svg").first).to_be_visible()
+    page.screenshot(path=artifacts / "kb-laptop-hexes.png")
+    assert ana.errors == []

@@ -5,6 +5,7 @@
 
 import { actionable, s } from "../../dom.js";
 import { targets } from "./commands.js";
+import { locationIcon } from "./icons.js";
 import { AXIS, PAD, R, W, centre, cityHallGlyph, guardGlyph, hexPoints, nomadGlyph, settlementGlyph, shipGlyph, wagonGlyph, wallGlyph, warriorGlyph } from "./pieces.js";
 import { TERRAIN, TERRAIN_INITIAL, colLabel, hexKey, nameOf, shortOf, textOf, where } from "./texts.js";
 
@@ -101,7 +102,7 @@ export function boardSvg(view, can, sel, ctx) {
       if (letter === "S") {
         g.append(s("path", { d: `M${x - 6},${y + 5} v-9 h3 v3 h2 v-3 h2 v3 h2 v-3 h3 v9 z`, fill: "#6d6455", stroke: "#222", "stroke-width": 0.6 }));
       } else if (location) {
-        g.append(s("text", { x, y: y - 1, "text-anchor": "middle", class: "hex-label", fill: "#222" }, shortOf(location.tile)));
+        g.append(locationIcon(location.tile, x, y - 3.5) || s("text", { x, y: y - 1, "text-anchor": "middle", class: "hex-label", fill: "#222" }, shortOf(location.tile)));
         g.append(s("text", { x, y: y + 8, "text-anchor": "middle", class: "loc-count", fill: location.tiles_left ? "#7a2e00" : "#999" }, `×${location.tiles_left}`));
         g.dataset.location = location.tile;
         // The full name and what its tile does, on hover and to a screen reader.

@@ -4,7 +4,8 @@
 
 import { h } from "../../dom.js";
 import { choiceLabel, movesFor } from "./commands.js";
-import { CARD_TEXT, PIECES, TASK_TEXT, TERRAIN, TERRAIN_BY_KEY, nameOf, shortOf, textOf, terrainName, where } from "./texts.js";
+import { locationIconSvg } from "./icons.js";
+import { CARD_TEXT, PIECES, TASK_TEXT, TERRAIN, TERRAIN_BY_KEY, nameOf, textOf, terrainName, where } from "./texts.js";
 
 function terrainChip(key, extra) {
   return h("span", { class: "terrain-card", style: { background: TERRAIN_BY_KEY[key]?.fill || "#eee", color: key === "forest" ? "#fff" : "#111" } }, terrainName(key), extra || null);
@@ -167,7 +168,7 @@ export function panel(view, can, sel, ctx) {
       h(
         "div",
         { class: "kb-cards kb-locations", "aria-label": "Locations on this board" },
-        kinds.map((tile) => h("div", { class: "kb-card kb-location", dataset: { location: tile }, title: textOf(tile) }, h("strong", {}, `${nameOf(tile)} (${shortOf(tile)})`), h("br"), textOf(tile))),
+        kinds.map((tile) => h("div", { class: "kb-card kb-location", dataset: { location: tile }, title: textOf(tile) }, h("strong", { class: "kb-location-name" }, locationIconSvg(tile), nameOf(tile)), h("br"), textOf(tile))),
       ),
     );
   }
