@@ -37,7 +37,7 @@ export function render(root, view, legal, ctx) {
   clear(root).append(h("div", { class: ["kb", legal.length && "has-moves"] }, slot ? null : bar, port.el, panel(view, can, sel, ctx)));
   port.wrap.scrollLeft = left;
   port.wrap.scrollTop = top;
-  showTargets(port, ctx);
+  showTargets(port, ctx, view.you);
   restoreFocus(root, focusKey);
   if (slot) restoreFocus(slot, focusKey);
 }

@@ -2,7 +2,7 @@
 // phone it starts zoomed to a hex size a finger can hit, pans in its own box, and shows
 // at its edges how many highlighted hexes lie beyond them. When the highlighted hexes
 // change (a new step of a turn) they are brought into view once; the player's own
-// panning is left alone after that.
+// panning is left alone after that. With none on opening, the player's settlements are.
 
 import { h } from "../../dom.js";
 
@@ -80,8 +80,9 @@ function updateCues(port) {
   }
 }
 
-/** Once per new set of highlighted hexes: pan them into the box, and into the window. */
-export function showTargets(port, ctx) {
+/** Once per new set of highlighted hexes: pan them into the box, and into the window.
+ * With none, on opening the table: pan to the player's own settlements (seat ``you``). */
+export function showTargets(port, ctx, you = null) {
   const marked = [...port.wrap.querySelectorAll(".hex.target")];
   const key = marked.map((g) => `${g.dataset.row},${g.dataset.col}`).join(" ");
   if (key && key !== ctx.state.kbShown) {
@@ -99,8 +100,24 @@ export function showTargets(port, ctx) {
       const r = marked[0].getBoundingClientRect();
       window.scrollBy({ top: r.top - (topLimit + (window.innerHeight - topLimit) / 2) });
     }
-  } else if (!marked.length) showArrivals(port);
+  } else if (!marked.length) {
+    if (!ctx.state.kbOpened && you !== null && you !== undefined) showOwn(port, you);
+    else showArrivals(port);
+  }
+  ctx.state.kbOpened = true;
   updateCues(port);
+}
+
+/** Pan the board's box to the middle of the player's settlements, when none is in it. */
+function showOwn(port, you) {
+  const own = [...port.wrap.querySelectorAll(`.hex[data-piece="settlement"][data-seat="${you}"]`)];
+  if (!own.length) return;
+  const box = port.wrap.getBoundingClientRect();
+  const rects = own.map((g) => g.getBoundingClientRect());
+  if (rects.some((r) => r.left >= box.left && r.right <= box.right)) return;
+  const from = Math.min(...rects.map((r) => r.left));
+  const to = Math.max(...rects.map((r) => r.right));
+  port.wrap.scrollLeft += (from + to) / 2 - (box.left + box.width / 2);
 }
 
 /** With nothing to pick, pan the board's box to the pieces just placed (a bot's build on
