@@ -64,10 +64,11 @@ def test_every_command_type_the_engine_knows_has_a_shape(key):
 def test_shapes_never_refuse_a_legal_command_of_a_random_game(key):
     ruleset = get_ruleset(key)
     seen: set[str] = set()
-    for command in legal_commands_of_random_games(ruleset, games=30):
+    for command in legal_commands_of_random_games(ruleset, games=90):
         assert validate_command(ruleset.command_shapes, command) == command
         seen.add(command["type"])
-    # The random games reach most command types (Resettlement's move_settlement is rare).
+    # The random games reach most command types (Resettlement's move_settlement and a
+    # second alike tile's discard_tile are rare: one game in about 80 in these seeds).
     assert len(seen) >= len(ruleset.command_shapes) - 1, sorted(seen)
 
 

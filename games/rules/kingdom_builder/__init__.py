@@ -157,8 +157,9 @@ class KingdomBuilder(Ruleset):
         return opening.seat_range(options)
 
     def setup(self, options: dict[str, Any], players: int, rng: random.Random) -> list[Event]:
-        # A table recorded before undo existed has no "undo" option: it plays without.
-        options = self.clean_options({"undo": False, **(options or {})})
+        # A table recorded before undo existed has no "undo" option: it plays without; one
+        # recorded before "confirm_end_turn" ended a finished turn at once.
+        options = self.clean_options({"undo": False, "confirm_end_turn": False, **(options or {})})
         low, high = self.seat_range(options)
         if not isinstance(players, int) or isinstance(players, bool) or not low <= players <= high:
             raise IllegalCommand(

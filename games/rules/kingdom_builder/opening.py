@@ -142,6 +142,14 @@ OPTIONS: tuple[Option, ...] = (
         "terrain card is drawn or anything hidden is revealed.",
     ),
     Option(
+        "confirm_end_turn",
+        True,
+        "With undo: when the last build leaves nothing else to do, the turn waits for End "
+        "turn, so that build can still be taken back.",
+        label="Confirm the end of each turn",
+        applies_when={"undo": True},
+    ),
+    Option(
         "nomads",
         False,
         "Nomads expansion: its 4 sections and 3 cards join the random draws; nomad tiles, "

@@ -21,6 +21,7 @@ STONE_WALLS = 25  # Nomads: in total, for everybody
 # Options added with the expansions: games set up before them lack these keys.
 EXPANSION_DEFAULTS: dict[str, Any] = {
     "undo": False,  # tables before undo existed lack it
+    "confirm_end_turn": False,  # undo tables before it ended a finished turn at once
     "nomads": False,
     "crossroads": False,
     "crossroads_pieces_score": False,

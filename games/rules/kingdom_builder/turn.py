@@ -201,6 +201,8 @@ def settle(em: Emitter, rng: random.Random) -> None:
             deck.no_terrain_left(em, rng, seat)
             continue
         if s.mandatory_done() and not has_extra_action(s, seat):
+            if s.options.get("confirm_end_turn") and undo.can_undo(s, seat):
+                return  # the player may still take the last build back, or end the turn
             end_turn(em, rng, seat)  # nothing left to do: the turn ends by itself
             continue
         return

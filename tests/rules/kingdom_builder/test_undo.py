@@ -106,3 +106,38 @@ def test_every_legal_command_with_undo_is_accepted_and_bots_worlds_have_no_undo(
         RULESET.decide(s, s.active, command, random.Random(0))
     world = determinize(s, s.active, random.Random(1))
     assert UNDO not in RULESET.legal_commands(world, world.active)
+
+
+def test_with_confirm_end_turn_a_finished_turn_waits_for_end_turn_so_the_last_build_can_go():
+    s = new_game(undo=True, confirm_end_turn=True)
+    seat = s.active
+    while builds(s):
+        before_last = s
+        s, events = play(s, builds(s)[0])
+    # Three built and no tile to use: the turn waits, offering End turn and Undo only.
+    assert s.active == seat and not any(e.type == "turn_ended" for e in events)
+    assert sorted(c["type"] for c in RULESET.legal_commands(s, seat)) == ["end_turn", "undo"]
+    assert RULESET.bot_commands(s, seat) == [{"type": "end_turn"}]
+    undone, _ = play(s, UNDO)
+    assert dump(undone) == dump(before_last)
+    ended, events = play(s, {"type": "end_turn"})
+    assert any(e.type == "turn_ended" for e in events) and ended.active != seat
+
+
+def test_a_table_recorded_without_confirm_end_turn_ends_a_finished_turn_at_once():
+    # Older undo tables' logs lack the option: they re-execute as they were played.
+    s = new_game(undo=True)
+    assert s.options["confirm_end_turn"] is False
+    seat = s.active
+    while s.active == seat and builds(s):
+        s, events = play(s, builds(s)[0])
+    if s.active == seat:  # the first-game board's tiles may still be usable
+        assert any(c["type"] == "use_tile" for c in RULESET.legal_commands(s, seat))
+    else:
+        assert any(e.type == "turn_ended" for e in events)
+
+
+def test_a_new_table_confirms_the_end_of_turn_by_default():
+    assert RULESET.clean_options({})["confirm_end_turn"] is True
+    events = RULESET.setup(RULESET.clean_options({}), 2, random.Random(0))
+    assert events[0].public["options"]["confirm_end_turn"] is True

@@ -92,6 +92,7 @@ function hintFor(view, can, sel, names) {
   }
   if (can.builds.length) return `Build on a highlighted ${terrainName(view.turn?.terrain).toLowerCase()} hex${can.tiles.size || can.nomads.length ? ", or use a tile" : ""}.`;
   if (can.tiles.size || can.nomads.length) return "Use a tile, or end your turn.";
+  if (can.endTurn && can.undo) return "All built: end your turn, or undo your last move.";
   if (can.endTurn) return "End your turn.";
   return "";
 }
@@ -138,7 +139,9 @@ function turnActions(view, can, sel, ctx) {
     extra.push(button({ id: "finish-action", class: "primary", "data-focus-key": "finish-action", onclick: () => { ctx.state.kb = {}; ctx.send(can.finish); } }, what));
   }
   for (const [i, c] of can.other.entries()) extra.push(button({ "data-focus-key": `other-${i}`, onclick: () => ctx.send(c) }, choiceLabel(c)));
-  if (can.endTurn) extra.push(button({ id: "end-turn", "data-focus-key": "end-turn", onclick: () => { ctx.state.kb = {}; ctx.send({ type: "end_turn" }); } }, "End turn"));
+  // The one way on (nothing left to build or use): End turn is the main button.
+  const onlyEnd = !can.builds.length && !can.tiles.size && !can.nomads.length && !can.finish && !can.other.length;
+  if (can.endTurn) extra.push(button({ id: "end-turn", class: onlyEnd && "primary", "data-focus-key": "end-turn", onclick: () => { ctx.state.kb = {}; ctx.send({ type: "end_turn" }); } }, "End turn"));
   if (can.undo) extra.push(button({ id: "undo", "data-focus-key": "undo", title: "Take back your last build or tile move of this turn", onclick: () => { ctx.state.kb = {}; ctx.send({ type: "undo" }); } }, "Undo"));
   if (sel.tile || sel.from) extra.push(button({ "data-focus-key": "cancel", onclick: () => { ctx.state.kb = {}; ctx.rerender(); } }, sel.tile ? "Cancel tile" : "Cancel"));
   return extra;
