@@ -35,7 +35,7 @@ TWO_READS = """async () => {
 }"""
 OUR_TURN_OR_THINKING = """() => document.getElementById('bot-thinking')
   || document.querySelector('#turn-banner[data-your-turn="1"]')
-     && document.querySelector('.kb-board .hex.target')"""
+     && (document.querySelector('.kb-board .hex.target') || document.getElementById('end-turn'))"""
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -57,7 +57,8 @@ def test_the_thinking_bar_advances_against_the_budget(new_player, artifacts, siz
             if reads["next"]:
                 break
             continue
-        page.locator(".kb-board .hex.target").first.click()
+        # A build, or End turn once the three are built (the turn waits for it).
+        page.locator(".kb-board .hex.target, #end-turn").first.click()
         page.wait_for_timeout(300)
     assert reads and reads["next"], f"the bot never thought long enough to read: {reads}"
     first, second = reads["first"], reads["next"]

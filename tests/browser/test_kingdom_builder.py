@@ -41,7 +41,7 @@ def test_kingdom_builder_with_two_bots_from_a_whole_turn_to_the_result(new_playe
     page.screenshot(path=artifacts / "table-kingdom-builder.png", full_page=True)
 
     # The whole turn: the mandatory three settlements, each on a highlighted hex of the
-    # terrain card's kind; with no tile held yet the turn then ends by itself.
+    # terrain card's kind; then End turn (the turn waits for it: undo is on).
     for built in range(1, 4):
         targets = board.locator(".hex.target")
         expect(targets.first).to_be_visible()
@@ -63,7 +63,8 @@ def test_kingdom_builder_with_two_bots_from_a_whole_turn_to_the_result(new_playe
     my_last = int(
         page.locator("#log li", has_text=f"{ana.name} builds on").last.get_attribute("data-seq")
     )
-    # The turn ends by itself (our own end-of-turn events follow the third settlement).
+    # End turn ends it (our own end-of-turn events follow the third settlement).
+    page.locator("#end-turn").click()
     ended = page.locator(f"#log li[data-type='turn_ended'][data-actor='seat:{me}']")
     expect(ended).to_have_count(1)
     assert int(ended.get_attribute("data-seq")) > my_last
@@ -136,6 +137,7 @@ def test_kingdom_builder_secret_terrain_card_reaches_only_its_holder(
         expect(first.page.locator("#log li", has_text=f"{first.name} builds on")).to_have_count(
             built
         )
+    first.page.locator("#end-turn").click()
     wait_for_your_turn(second.page)
     seats = {p.name: p.page.evaluate("window.kingdomTable.yourSeat") for p in (ana, bo)}
     drawn = first.page.locator("#log li[data-type='terrain_card_drawn']").last

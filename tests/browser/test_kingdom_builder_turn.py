@@ -85,6 +85,7 @@ def test_each_log_dot_is_the_seat_the_line_is_about(new_player, artifacts):
     for built in range(1, 4):
         page.locator(".kb-board .hex.target").first.click()
         expect(page.locator("#log li", has_text=f"{ana.name} builds on")).to_have_count(built)
+    page.locator("#end-turn").click()
     wait_for_your_turn(page)
     # The bot's turn began after our command, in the same batch of events as our last
     # move or the one after: the line is the bot's, and so is its dot.

@@ -1,5 +1,6 @@
 """Kingdom Builder undo in a real browser: a build taken back leaves the board and the
-turn bar as they were; once the turn is over (the next card drawn) Undo is gone."""
+turn bar as they were; the third build waits for End turn, so it can be taken back too;
+once the turn is over (the next card drawn) Undo is gone."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def test_undo_takes_back_a_build_until_the_turn_ends(new_player, artifacts, size
     expect(undo).to_have_count(0)
     page.screenshot(path=artifacts / f"kb-undo-{size}-undone.png")
 
-    # Three builds end the turn and draw the next card: nothing to take back any more.
+    # Three builds: the turn waits for End turn (the last build can still be taken back).
     bot = 1 - int(me)
     bot_turns = page.locator(f"#log li[data-type='turn_started'][data-about='{bot}']")
     before = bot_turns.count()
@@ -66,8 +67,18 @@ def test_undo_takes_back_a_build_until_the_turn_ends(new_player, artifacts, size
         expect(
             page.locator(f".kb-board .hex[data-seat='{me}'][data-piece='settlement']")
         ).to_have_count(count)
-        if count < 3:
-            expect(undo).to_be_visible()
+        expect(undo).to_be_visible()
+    end_turn = page.locator("#end-turn")
+    expect(built).to_have_text("3 of 3 built")
+    expect(end_turn).to_be_visible()
+    assert bot_turns.count() == before
+    page.screenshot(path=artifacts / f"kb-undo-{size}-all-built.png")
+    undo.click()
+    expect(built).to_have_text("2 of 3 built")
+    page.locator(".kb-board .hex.target").first.click()
+    expect(built).to_have_text("3 of 3 built")
+    # End turn ends it and draws the next card: nothing to take back any more.
+    end_turn.click()
     # The bot's turn has begun (it may be over already): ours ended with the card drawn.
     expect(bot_turns).to_have_count(before + 1)
     expect(undo).to_have_count(0)

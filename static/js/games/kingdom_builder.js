@@ -34,7 +34,8 @@ export function render(root, view, legal, ctx) {
     clear(slot);
     if (bar) slot.append(bar);
   }
-  clear(root).append(h("div", { class: ["kb", legal.length && "has-moves"] }, slot ? null : bar, port.el, panel(view, can, sel, ctx)));
+  const over = view.finished || ctx.over;
+  clear(root).append(h("div", { class: ["kb", legal.length && "has-moves", over && "is-over"] }, slot ? null : bar, port.el, panel(view, can, sel, ctx)));
   port.wrap.scrollLeft = left;
   port.wrap.scrollTop = top;
   showTargets(port, ctx, view.you);
