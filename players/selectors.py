@@ -269,12 +269,13 @@ def recent_opponents(user: User, games: list[Game]) -> list[dict[str, Any]]:
         seats = list(game.seats.all())
         mine = next((s for s in seats if s.user_id == user.pk), None)
         for seat in seats:
-            if seat.user is None or seat.user_id == user.pk:
+            other = seat.user
+            if other is None or other.pk == user.pk:
                 continue
-            if seat.user_id not in found and len(found) == RECENT_OPPONENTS:
+            if other.pk not in found and len(found) == RECENT_OPPONENTS:
                 continue
             entry = found.setdefault(
-                seat.user_id, {"name": seat.user.username, "games": 0, "ahead": 0, "behind": 0}
+                other.pk, {"name": other.username, "games": 0, "ahead": 0, "behind": 0}
             )
             entry["games"] += 1
             ranking = (game.outcome or {}).get("ranking")
