@@ -37,7 +37,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     ]
     low, high = BOT_THINK_SECONDS_RANGE
     think = {"min": low, "max": high, "default": settings.BOT_THINK_SECONDS}
-    return render(request, "games/lobby.html", {"rulesets": rulesets, "think": think})
+    # A new account (no game started yet) is offered a guided first game.
+    offer_guide = request.user.is_authenticated and not selectors.has_played(request.user)
+    context = {"rulesets": rulesets, "think": think, "offer_guide": offer_guide}
+    return render(request, "games/lobby.html", context)
 
 
 def about(request: HttpRequest) -> HttpResponse:

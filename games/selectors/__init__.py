@@ -18,6 +18,7 @@ from games.selectors.events import (
     seat_names,
 )
 from games.selectors.lobby import (
+    has_played,
     open_rematch,
     rematch_offer,
     seats_json,
@@ -52,6 +53,7 @@ __all__ = [
     "game_view",
     "get_game",
     "get_ruleset",
+    "has_played",
     "legal_commands",
     "legal_in",
     "open_rematch",

@@ -166,3 +166,8 @@ def rematch_offer(table: Game | None) -> dict[str, Any] | None:
         return None
     host = table.created_by
     return {"id": str(table.id), "by": host.get_username() if host is not None else None}
+
+
+def has_played(user: User) -> bool:
+    """Whether ``user`` sat at a table that started (a new account has not)."""
+    return Seat.objects.filter(user=user).exclude(game__status=Game.Status.OPEN).exists()

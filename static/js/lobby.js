@@ -9,6 +9,7 @@ import { createTable, showThinkField } from "./lobby/create.js";
 import { restoreFilters } from "./lobby/filters.js";
 import { loadTables } from "./lobby/list.js";
 import { connect } from "./lobby/live.js";
+import { wireLearn } from "./lobby/learn.js";
 import { wireQuickStart } from "./lobby/quick.js";
 import { renderOptions } from "./lobby/options.js";
 import { createForm, filters, setRulesets } from "./lobby/state.js";
@@ -16,6 +17,7 @@ import { loadTimeControl } from "./lobby/time.js";
 
 async function init() {
   wireQuickStart();
+  wireLearn();
   restoreFilters();
   filters.addEventListener("change", loadTables);
   filters.addEventListener("submit", (ev) => ev.preventDefault());

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import services
 from players.selectors import shared_place
-from tests.games.helpers import game_with_bots
+from tests.games.helpers import game_with_bots, humans_game
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +37,19 @@ def test_lobby_shows_the_create_form_and_log_out_to_a_logged_in_user(client, ana
     assert 'action="/accounts/logout/"' in body and "csrfmiddlewaretoken" in body
     assert reverse("profile", args=["ana"]) in body
     assert 'id="create-bot-think"' in body and 'min="0.1"' in body and 'max="10.0"' in body
+
+
+def test_the_lobby_offers_a_guided_game_to_a_new_account_only(client, ana):
+    assert 'id="guide-offer"' not in client.get("/").content.decode()  # nobody signed in
+    client.force_login(ana)
+    body = client.get("/").content.decode()
+    assert 'id="guide-offer"' in body and body.count('class="primary learn-start"') == 3
+    services.table_create(user=ana, ruleset="kingdoms", seats=2)  # open: not played yet
+    assert 'id="guide-offer"' in client.get("/").content.decode()
+    humans_game([ana], bots=1)  # started
+    body = client.get("/").content.decode()
+    assert 'id="guide-offer"' not in body
+    assert body.count('class="learn-start"') == 3  # each game's "Learn to play" stays
 
 
 def test_lobby_sets_the_csrf_cookie_the_scripts_send_back(client):

@@ -1,5 +1,5 @@
 // The table client: start-up, the render pass, and the wiring of its parts (stream, log,
-// seats, board, actions, replay, interlude). The state the parts share is declared in
+// seats, board, actions, replay, interlude, guide). The state the parts share is declared in
 // state.js; each part keeps its own state and reaches a sibling through the client.
 
 import { get, showError } from "../api.js";
@@ -7,6 +7,7 @@ import { shapesOn } from "../prefs.js";
 import { ActionsPart } from "./actions.js";
 import { AlertsPart } from "./alerts.js";
 import { BoardPart } from "./board.js";
+import { GuidePart } from "./guide.js";
 import { InterludePart } from "./interlude.js";
 import { movesToMark } from "./last_moves.js";
 import { LogPart } from "./log.js";
@@ -28,6 +29,7 @@ export class TableClient {
     this.replay = new ReplayPart(table, this);
     this.interlude = new InterludePart(table, this);
     this.alerts = new AlertsPart(table, this);
+    this.guide = new GuidePart(table, this);
   }
 
   // ---- what the console and the browser tests read (window.kingdomTable) ----------------
@@ -105,6 +107,7 @@ export class TableClient {
     this.board.renderBoard();
     this.board.renderResult();
     this.replay.renderReplay();
+    this.guide.renderGuide();
   }
 
   /** What a game's renderer (static/js/games/*.js) is given besides the view. */
