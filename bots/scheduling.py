@@ -124,12 +124,13 @@ def owed_turns_send(*, now: datetime | None = None) -> int:
 def sweep() -> tuple[int, int]:
     """One round of the embedded server's ``Ticker`` and of ``manage.py sweep_clocks``:
     record the timeouts of clocks that ran out, close the rematch tables nobody came to,
-    then send again the bot turns owed whose lease ran out; returns (timeouts recorded,
-    bot turns sent again)."""
-    from games.services import clock_sweep, stale_rematches_close
+    seat the quick-match players whose wait is over, then send again the bot turns owed
+    whose lease ran out; returns (timeouts recorded, bot turns sent again)."""
+    from games.services import clock_sweep, quick_matches_settle, stale_rematches_close
 
     timeouts = clock_sweep()
     stale_rematches_close()
+    quick_matches_settle()
     return timeouts, owed_turns_send()
 
 

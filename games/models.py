@@ -230,3 +230,40 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"challenge {str(self.id)[:8]} of {self.challenged_id} ({self.status})"
+
+
+class MatchRequest(models.Model):
+    """A player looking for a game of ``ruleset`` with ``seats`` seats (the lobby's "Find
+    me a game"): the next people who ask for the same sit down together; after
+    ``bots_after`` seconds (None: never) the empty seats are the service's bots
+    (games/services/matchmaking.py). One per player."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, related_name="match_request", on_delete=models.CASCADE
+    )
+    ruleset = models.CharField(max_length=40)
+    seats = models.PositiveSmallIntegerField()
+    bots_after = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    # The table it was seated at (kept for the player's next look, then dropped).
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE)
+
+    class Meta:
+        ordering = ["created_at"]
+        indexes = [models.Index(fields=["ruleset", "seats", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} looking for {self.ruleset} ({self.seats})"
+
+
+class Presence(models.Model):
+    """When a signed-in player last had a lobby or table socket open (touched on connect
+    and at most once a minute after): the lobby counts who is online from it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, related_name="presence", on_delete=models.CASCADE
+    )
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} seen {self.seen_at:%H:%M:%S}"

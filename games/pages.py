@@ -9,6 +9,7 @@ from django.shortcuts import render
 from games import selectors
 from games.errors import NotFound
 from games.rules import all_rulesets, get_ruleset
+from games.rules.base import Ruleset
 from games.services import BOT_THINK_SECONDS_RANGE
 
 # Each game in a sentence, for a newcomer choosing one in the lobby.
@@ -32,6 +33,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "about": GAME_IN_A_SENTENCE.get(r.key, ""),
             # A quick game against bots: three seats where the game allows.
             "quick_seats": max(r.min_players, min(3, r.max_players)),
+            # Quick match: the seat counts of the game's usual table.
+            "seat_counts": _seat_counts(r),
         }
         for r in all_rulesets()
     ]
@@ -39,8 +42,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
     think = {"min": low, "max": high, "default": settings.BOT_THINK_SECONDS}
     # A new account (no game started yet) is offered a guided first game.
     offer_guide = request.user.is_authenticated and not selectors.has_played(request.user)
-    context = {"rulesets": rulesets, "think": think, "offer_guide": offer_guide}
+    context = {
+        "rulesets": rulesets,
+        "think": think,
+        "offer_guide": offer_guide,
+        "waits": settings.QUICK_MATCH_WAITS,
+    }
     return render(request, "games/lobby.html", context)
+
+
+def _seat_counts(rules: Ruleset) -> list[int]:
+    low, high = rules.seat_range(rules.clean_options({}))
+    return list(range(low, high + 1))
 
 
 def about(request: HttpRequest) -> HttpResponse:

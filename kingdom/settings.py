@@ -253,6 +253,11 @@ BOT_DISPATCH_EVERY = float(os.environ.get("BOT_DISPATCH_EVERY", "1"))
 BOT_EXPEL_AFTER_TIMEOUTS = int(os.environ.get("BOT_EXPEL_AFTER_TIMEOUTS", "3"))
 # A rematch table still waiting for a player this long after it opened is closed.
 REMATCH_OPEN_MINUTES = float(os.environ.get("REMATCH_OPEN_MINUTES", "5"))
+# Quick match: the waits a player may choose before bots fill the empty seats (seconds;
+# "never" is always offered). The browser tests set a short one.
+QUICK_MATCH_WAITS = tuple(
+    int(v) for v in os.environ.get("QUICK_MATCH_WAITS", "30,60,120").split(",") if v.strip()
+)
 # An untimed table: a player to act without a move for this long is gone (skip / expel).
 ABSENT_AFTER_HOURS = float(os.environ.get("ABSENT_AFTER_HOURS", "48"))
 

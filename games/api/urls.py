@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import challenges, clocks, keys, streams, views
+from games.api import challenges, clocks, keys, quick_match, streams, views
 
 urlpatterns = [
     # First: Django tries the patterns in order, and most of the API's requests are moves.
@@ -34,6 +34,9 @@ urlpatterns = [
     path("tables/<uuid:game_id>/events/", views.TableEvents.as_view(), name="table-events"),
     path("tables/<uuid:game_id>/view/", views.TableView.as_view(), name="table-view"),
     # tables/<id>/audit/ and tables/<id>/audit/trail/: audit.urls
+    # quick match and the lobby's counts
+    path("quick-match/", quick_match.QuickMatch.as_view(), name="quick-match"),
+    path("lobby/counts/", quick_match.LobbyCounts.as_view(), name="lobby-counts"),
     # clocks
     path("time-controls/", clocks.TimeControls.as_view(), name="time-controls"),
     path("tables/<uuid:game_id>/skip/", clocks.TableSkip.as_view(), name="table-skip"),

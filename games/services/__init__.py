@@ -6,6 +6,8 @@ store, and publishes (and schedules bot turns) only after commit.
 - ``lobby``: open tables (create with a time control, join, leave, bots, start, rematch,
   abort before the first move);
 - ``challenges``: invite a player to a seat; accept, decline, cancel; expiry;
+- ``matchmaking``: quick match (the next people asking for a game sit down together;
+  bots after a wait) and the lobby's counts;
 - ``play``: commands in a game (moves, resign, skip or expel a player out of time);
 - ``timing``: the clock sweep (timeouts);
 - ``moderation``: staff actions on a game (kick a seat, abort, close its sockets).
@@ -30,6 +32,13 @@ from games.services.lobby import (
     table_join,
     table_leave,
     table_rematch,
+)
+from games.services.matchmaking import (
+    lobby_counts,
+    quick_match_join,
+    quick_match_leave,
+    quick_match_state,
+    quick_matches_settle,
 )
 from games.services.moderation import (
     can_moderate,
@@ -68,11 +77,16 @@ __all__ = [
     "game_resign",
     "game_skip",
     "game_start",
+    "lobby_counts",
     "game_submit",
     "game_timeouts",
     "player_kick",
     "require_moderator",
     "seat_of",
+    "quick_match_join",
+    "quick_match_leave",
+    "quick_match_state",
+    "quick_matches_settle",
     "stale_rematches_close",
     "streams_close",
     "table_create",

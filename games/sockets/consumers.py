@@ -251,6 +251,14 @@ class LobbyConsumer(GuardedJsonConsumer):
                 publishing.game_group(game_id), self.channel_name
             )
 
+    async def match_found(self, message: dict[str, Any]) -> None:
+        """A quick match seated this player (games/services/matchmaking.py)."""
+        await self.send_json({"type": "matched", "table": message["table"]})
+
+    async def lobby_counts(self, message: dict[str, Any]) -> None:
+        """Players at tables and looking, per game, as the writer counted them."""
+        await self.send_json({"type": "counts", "counts": message["counts"]})
+
     async def game_rematch(self, message: dict[str, Any]) -> None:
         """(For the game's own sockets.)"""
 

@@ -58,6 +58,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     async def signed_out(self, message: dict[str, Any]) -> None:
         await self.close(code=SIGNED_OUT)
 
+    async def match_found(self, message: dict[str, Any]) -> None:
+        """(For the lobby's socket, which takes a quick match's player to the table.)"""
+
     @classmethod
     async def encode_json(cls, content: Any) -> str:
         return json_output.encode(content)

@@ -10,6 +10,7 @@ import { restoreFilters } from "./lobby/filters.js";
 import { loadTables } from "./lobby/list.js";
 import { connect } from "./lobby/live.js";
 import { wireLearn } from "./lobby/learn.js";
+import { wireQuickMatch } from "./lobby/match.js";
 import { wireQuickStart } from "./lobby/quick.js";
 import { renderOptions } from "./lobby/options.js";
 import { createForm, filters, setRulesets } from "./lobby/state.js";
@@ -18,6 +19,7 @@ import { loadTimeControl } from "./lobby/time.js";
 async function init() {
   wireQuickStart();
   wireLearn();
+  wireQuickMatch();
   restoreFilters();
   filters.addEventListener("change", loadTables);
   filters.addEventListener("submit", (ev) => ev.preventDefault());

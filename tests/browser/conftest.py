@@ -107,6 +107,8 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> ServerEnv:
         # Mail as files a test reads (``server_env.mails()``): the server is another process.
         EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
         EMAIL_FILE_PATH=str(workdir / "mail"),
+        # Quick match's shortest wait before bots, short enough for a test to see it pass.
+        QUICK_MATCH_WAITS="3,60,120",
     )
     env.pop("DJANGO_SETTINGS_MODULE", None)
     server = ServerEnv(port=port, workdir=workdir, env=env)

@@ -3,6 +3,7 @@
 import { socketMessage, wsUrl } from "../api.js";
 import { ReconnectingSocket } from "../socket.js";
 import { loadTables, renderTables, takeTableNews } from "./list.js";
+import { takeCounts, takeMatched } from "./match.js";
 import { myTurns } from "./state.js";
 
 const live = document.getElementById("lobby-live");
@@ -33,6 +34,10 @@ export function connect() {
       } else if (message.type === "turn") {
         myTurns.set(message.game, Boolean(message.yours));
         renderTables();
+      } else if (message.type === "matched") {
+        takeMatched(message.table);
+      } else if (message.type === "counts") {
+        takeCounts(message.counts);
       }
     },
     onClose: () => setLive("down", "reconnecting…"),

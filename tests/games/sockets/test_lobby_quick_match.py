@@ -1,0 +1,44 @@
+"""The lobby socket and quick match: every open lobby hears the new counts when someone
+starts or stops looking, and a player the match seated is told the table."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.sockets.routing import websocket_urlpatterns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+app = URLRouter(websocket_urlpatterns)
+
+
+async def next_of(ws: WebsocketCommunicator, kind: str) -> dict:
+    while True:
+        message = await ws.receive_json_from(timeout=5)
+        if message["type"] == kind:
+            return message
+
+
+def test_the_lobby_hears_the_counts_and_the_seated_player_the_table(make_user):
+    ana, bob = make_user("ana"), make_user("bob")
+
+    async def scenario() -> tuple[dict, dict, dict]:
+        ws = WebsocketCommunicator(app, "/ws/lobby/")
+        ws.scope["user"] = ana
+        assert (await ws.connect())[0]
+        await sync_to_async(services.quick_match_join)(user=ana, ruleset="kingdoms", seats=2)
+        looking = await next_of(ws, "counts")
+        await sync_to_async(services.quick_match_join)(user=bob, ruleset="kingdoms", seats=2)
+        matched = await next_of(ws, "matched")
+        after = await next_of(ws, "counts")
+        await ws.disconnect()
+        return looking, matched, after
+
+    looking, matched, after = async_to_sync(scenario)()
+    assert looking["counts"]["games"]["kingdoms"]["looking"] == 1
+    table = services.quick_match_state(user=ana)["table"]
+    assert matched == {"type": "matched", "table": table}
+    assert after["counts"]["games"]["kingdoms"] == {"playing": 2, "looking": 0}
