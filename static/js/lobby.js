@@ -11,6 +11,7 @@ import { loadTables } from "./lobby/list.js";
 import { connect } from "./lobby/live.js";
 import { wireLearn } from "./lobby/learn.js";
 import { wireQuickMatch } from "./lobby/match.js";
+import { drawGamePictures } from "./lobby/pictures.js";
 import { wireQuickStart } from "./lobby/quick.js";
 import { renderOptions } from "./lobby/options.js";
 import { createForm, filters, setRulesets } from "./lobby/state.js";
@@ -20,6 +21,7 @@ async function init() {
   wireQuickStart();
   wireLearn();
   wireQuickMatch();
+  drawGamePictures();
   restoreFilters();
   filters.addEventListener("change", loadTables);
   filters.addEventListener("submit", (ev) => ev.preventDefault());

@@ -75,7 +75,7 @@ function cardStyle(card) {
   return { background: colour.soft, "border-color": colour.fill };
 }
 
-function cardEl(card, attrs = {}) {
+export function cardEl(card, attrs = {}) {
   return h("span", { class: ["kc-card", attrs.class], style: cardStyle(card), title: cardMeaning(card), "aria-label": cardName(card), role: "img", dataset: { card } }, cardFace(card));
 }
 

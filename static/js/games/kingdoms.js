@@ -87,7 +87,7 @@ function describeSelection(sel, view) {
 }
 
 // ---- drawing pieces -----------------------------------------------------------------------
-function castleGlyph(x, y, size, seat, rank, shapes) {
+export function castleGlyph(x, y, size, seat, rank, shapes) {
   const g = s("g", { class: "castle", "data-seat": seat, "data-rank": rank });
   const w = size * 0.74;
   const left = x + (size - w) / 2;
@@ -116,7 +116,7 @@ function castleGlyph(x, y, size, seat, rank, shapes) {
   return g;
 }
 
-function tileGlyph(x, y, size, tile) {
+export function tileGlyph(x, y, size, tile) {
   const { kind, value } = kindOf(tile);
   const g = s("g", { class: ["tile", `tile-${kind}`], "data-tile": tile }, s("title", {}, tileMeaning(tile)));
   const pad = size * 0.08;
