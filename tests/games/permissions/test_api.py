@@ -115,6 +115,12 @@ ENDPOINTS = {
     "bot_upgrade": ("post", "/api/bot/account/upgrade/", None,
                     only({"player": 409, "other_player": 409, "spectator": 200, "muted": 200,
                           "staff": 200, "moderator": 200})),
+    # quick match and the lobby's counts
+    "quick_match_state": ("get", "/api/quick-match/", None, everyone(200)),
+    "quick_match": ("post", "/api/quick-match/",
+                    lambda w: {"ruleset": "kingdom-cards", "seats": 5}, everyone(200)),
+    "quick_match_leave": ("delete", "/api/quick-match/", None, everyone(204)),
+    "lobby_counts": ("get", "/api/lobby/counts/", None, everyone(200, 200)),
     "player_block": ("post", "/api/players/{third}/block/", None, everyone(200)),
     "players": ("get", "/api/players/", None, everyone(200, 200)),
 }  # fmt: skip
