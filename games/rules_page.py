@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.rules import all_rulesets, get_ruleset
+from games.rules_examples import examples, kb_cards, kingdoms_lines, worked_rows
 
 
 def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
@@ -24,8 +25,24 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
         },
         "options": [_option(o.as_json()) for o in game.options],
         "games": _games(),
+        # Real positions for the pictures and the worked example's numbers, all from the
+        # engine (games/rules_examples.py).
+        "examples": examples(game.key),
+        "worked": worked_rows(game.key),
+        "kb_cards": kb_cards() if game.key == "kingdom-builder" else [],
+        "kingdoms_lines": kingdoms_lines() if game.key == "kingdoms" else [],
+        "kb_tiles": KB_TILES,
+        "kingdoms_tiles": KINGDOMS_TILES,
+        "kc_cards": KC_CARDS,
     }
     return render(request, f"games/rules/{game.key}.html", context)
+
+
+# The pictures' pieces: the base game's location tiles, one of each Kingdoms tile kind
+# (resources and hazards by two examples), and a Kingdom Cards card of every role.
+KB_TILES = ("oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock")
+KINGDOMS_TILES = ("+3", "+6", "-2", "-5", "mountain", "dragon", "gold_mine", "wizard")
+KC_CARDS = ("R1a", "Y2a", "B3a", "R4a", "Y5a", "B6a", "R7a", "Y8a", "B9a", "T1")
 
 
 def _games() -> list[dict[str, str]]:
