@@ -25,7 +25,7 @@ function context() {
     replay: true,
     over: true,
     shapes: shapesOn(),
-    state: {},
+    state: { kbZoom: 1 }, // the whole board: a picture is not panned
     rerender: () => {},
     gameId: "rules",
     bar: null,

@@ -8,6 +8,7 @@ import { ActionsPart } from "./actions.js";
 import { AlertsPart } from "./alerts.js";
 import { BoardPart } from "./board.js";
 import { GuidePart } from "./guide.js";
+import { HelpPart } from "./help.js";
 import { InterludePart } from "./interlude.js";
 import { movesToMark } from "./last_moves.js";
 import { LogPart } from "./log.js";
@@ -30,6 +31,7 @@ export class TableClient {
     this.interlude = new InterludePart(table, this);
     this.alerts = new AlertsPart(table, this);
     this.guide = new GuidePart(table, this);
+    this.help = new HelpPart(table, this);
   }
 
   // ---- what the console and the browser tests read (window.kingdomTable) ----------------
@@ -108,6 +110,7 @@ export class TableClient {
     this.board.renderResult();
     this.replay.renderReplay();
     this.guide.renderGuide();
+    this.help.renderHelp();
   }
 
   /** What a game's renderer (static/js/games/*.js) is given besides the view. */
