@@ -1,5 +1,6 @@
 """The table's "?" in a real browser: it opens on hover and on a click with a mouse, on a
-tap on a touch screen, and shows how the game scores and what the player may do now."""
+tap on a touch screen, and shows how the game scores and what the player may do now; on a
+touch screen a tap shows a tooltip too."""
 
 from __future__ import annotations
 
@@ -74,6 +75,11 @@ def test_the_question_mark_opens_on_hover_click_and_tap(new_player, browser, ser
         tapper.screenshot(path=artifacts / "table-help-phone.png")
         tapper.locator("#table-title").tap()
         expect(tapper.locator("#table-help")).to_be_hidden()
+        # A tooltip, hover-only with a mouse, shows on a tap.
+        tapper.locator("#seats .castles-left").first.tap()
+        expect(tapper.locator(".tap-tip")).to_have_text("castles in hand by rank")
+        tapper.locator("#table-title").tap()
+        expect(tapper.locator(".tap-tip")).to_have_count(0)
         assert errors == []
     finally:
         phone.close()

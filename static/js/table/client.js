@@ -14,6 +14,7 @@ import { movesToMark } from "./last_moves.js";
 import { LogPart } from "./log.js";
 import { ReplayPart } from "./replay.js";
 import { SeatsPart } from "./seats.js";
+import { tapTips } from "./tap_tips.js";
 import { TableState } from "./state.js";
 import { PING_EVERY, StreamPart } from "./stream.js";
 
@@ -78,6 +79,7 @@ export class TableClient {
     if (this.table.isOver()) this.stream.setConn("idle", "game over");
     if (this.table.status === "open") this.stream.watchLobby();
     window.addEventListener("kingdom:prefs", () => this.render());
+    tapTips(this.table.el.page);
     window.addEventListener("online", () => this.stream.reconnectNow());
     window.addEventListener("pagehide", () => this.stream.stop());
     // Back/forward cache: a restored page has closed its sockets; start afresh.
