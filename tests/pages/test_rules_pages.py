@@ -64,4 +64,5 @@ def test_a_rules_page_names_options_in_players_words(client, ruleset):
         assert option.as_json()["label"] in row
         # The API's name (last_castle, allow_two_players) is no word on the page.
         if "_" in option.name:
-            assert option.name not in row and option.name not in body.split("</table>", 1)[1]
+            after = body.split('class="rules-options"', 1)[1].split("</table>", 1)[1]
+            assert option.name not in row and option.name not in after
