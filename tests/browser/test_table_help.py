@@ -19,7 +19,9 @@ def check_open(page) -> None:
     expect(help_box).to_contain_text("How this game scores")
     expect(help_box).to_contain_text("each row and each column pays")
     # The options of this moment, in the words of the table: the player's turn in Kingdoms.
-    expect(help_box.locator(".help-now")).to_contain_text("Put one of your castles on an empty space.")
+    expect(help_box.locator(".help-now")).to_contain_text(
+        "Put one of your castles on an empty space."
+    )
     # No engine names.
     assert "place_castle" not in help_box.inner_text()
     # The box stays inside the window.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 
 import pytest
@@ -58,7 +59,11 @@ def test_each_rules_page_has_its_pictures_and_their_positions(client, ruleset):
     body = page(client, ruleset)
     for picture, count in PICTURES[ruleset].items():
         assert body.count(f'data-picture="{picture}"') == count, picture
-    data = json.loads(html.unescape(body.split('id="rules-examples" type="application/json">')[1].split("</script>")[0]))
+    data = json.loads(
+        html.unescape(
+            body.split('id="rules-examples" type="application/json">')[1].split("</script>")[0]
+        )
+    )
     assert data["opening"]["finished"] is False
     assert data["worked"]["view"]["finished"] is True
 
@@ -76,8 +81,6 @@ def engine_outcome(ruleset: str, options: dict, seed: str) -> dict:
     rules = get_ruleset(ruleset)
     opts = rules.clean_options(options)
     state = rules.fold(rules.setup(opts, rules.seat_range(opts)[0], seeded_rng(seed, 0)))
-    import random
-
     pick = random.Random(seed)
     seq = 1
     while rules.outcome(state) is None:
@@ -90,8 +93,12 @@ def engine_outcome(ruleset: str, options: dict, seed: str) -> dict:
 
 def worked_table(body: str, player: str) -> dict[str, str]:
     table = body.split(f'data-player="{player}"', 1)[1].split("</table>", 1)[0]
-    rows = dict(re.findall(r'data-part="([a-z_0-9]+)"><th scope="row">[^<]*</th><td>(-?\d+)</td>', table))
-    rows["total"] = re.search(r'class="worked-total"><th scope="row">[^<]*</th><td>(-?\d+)</td>', table).group(1)
+    rows = dict(
+        re.findall(r'data-part="([a-z_0-9]+)"><th scope="row">[^<]*</th><td>(-?\d+)</td>', table)
+    )
+    rows["total"] = re.search(
+        r'class="worked-total"><th scope="row">[^<]*</th><td>(-?\d+)</td>', table
+    ).group(1)
     return rows
 
 
@@ -118,7 +125,9 @@ def test_kingdoms_worked_example_is_the_engines_scoring(client):
 def test_kingdom_builder_worked_example_and_cards_are_the_engines_scoring(client):
     body = page(client, "kingdom-builder")
     outcome = engine_outcome(
-        "kingdom-builder", {"cards": list(KB_CARD_GAMES[0]), "board": "first_game"}, "rules-page-kingdom-builder-0"
+        "kingdom-builder",
+        {"cards": list(KB_CARD_GAMES[0]), "board": "first_game"},
+        "rules-page-kingdom-builder-0",
     )
     for seat, name in (("0", "Orange"), ("1", "Sky blue")):
         shown = worked_table(body, name)
@@ -127,13 +136,26 @@ def test_kingdom_builder_worked_example_and_cards_are_the_engines_scoring(client
             assert int(shown[part]) == outcome["breakdown"][seat][part]
     # Every one of the ten cards has its picture and the gold it paid there; the first
     # game's cards pay what the engine's outcome says.
-    for card in ("fishermen", "miners", "workers", "merchants", "discoverers", "knights", "hermits", "citizens", "farmers", "lords"):
+    for card in (
+        "fishermen",
+        "miners",
+        "workers",
+        "merchants",
+        "discoverers",
+        "knights",
+        "hermits",
+        "citizens",
+        "farmers",
+        "lords",
+    ):
         figure = body.split(f'data-card-figure="{card}"', 1)[1].split("</figure>", 1)[0]
         words = re.sub(r"\s+([,.])", r"\1", " ".join(visible_text(figure).split()))
         gold = re.search(r"Here: Orange (\d+), Sky blue (\d+) gold", words)
         assert gold, words
         if card in KB_CARD_GAMES[0]:
-            assert [int(g) for g in gold.groups()] == [outcome["breakdown"][s][card] for s in ("0", "1")]
+            assert [int(g) for g in gold.groups()] == [
+                outcome["breakdown"][s][card] for s in ("0", "1")
+            ]
 
 
 def test_kingdom_cards_worked_example_is_the_engines_ranking(client):
