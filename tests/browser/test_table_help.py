@@ -85,3 +85,35 @@ def test_the_question_mark_opens_on_hover_click_and_tap(new_player, browser, ser
         assert errors == []
     finally:
         phone.close()
+
+
+def test_the_question_mark_names_kingdom_builder_options_on_a_phone(
+    new_player, browser, server_url, artifacts
+):
+    ana = new_player("ana", width=390, height=844)
+    table_id = create_table(ana.page, "kingdom-builder", seats=2, bots=1)
+    start_from_lobby(ana.page, table_id)
+    phone = browser.new_context(
+        base_url=server_url,
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        storage_state=ana.context.storage_state(),
+    )
+    try:
+        errors: list[str] = []
+        page = phone.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"/tables/{table_id}/")
+        wait_for_your_turn(page)
+        page.locator("#help-toggle").tap()
+        help_box = page.locator("#table-help")
+        expect(help_box).to_be_visible()
+        expect(help_box).to_contain_text("The three Kingdom Builder cards of this game")
+        expect(help_box.locator(".help-now")).to_contain_text(
+            "Build a settlement on a highlighted hex of your terrain."
+        )
+        page.screenshot(path=artifacts / "table-help-kingdom-builder-phone.png")
+        assert errors == []
+    finally:
+        phone.close()
