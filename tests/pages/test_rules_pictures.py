@@ -39,6 +39,8 @@ ENGINE_WORDS = (
     "epoch_1",
     "place_castle",
     "move_undone",
+    "lighthouse_and_foresters_lodge",
+    "'chosen'",
 )
 
 
