@@ -4,10 +4,13 @@ choices the engine makes where the published rules are open."""
 
 from __future__ import annotations
 
+import re
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.rules import all_rulesets, get_ruleset
+from games.rules_examples import examples, kb_cards, kingdoms_lines, worked_rows
 
 
 def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
@@ -22,17 +25,44 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
             "min": game.min_players,
             "max": game.max_players,
         },
-        "options": [_option(o.as_json()) for o in game.options],
+        "options": [_option(o.as_json(), _value_labels(game.options)) for o in game.options],
         "games": _games(),
+        # Real positions for the pictures and the worked example's numbers, all from the
+        # engine (games/rules_examples.py).
+        "examples": examples(game.key),
+        "worked": worked_rows(game.key),
+        "kb_cards": kb_cards() if game.key == "kingdom-builder" else [],
+        "kingdoms_lines": kingdoms_lines() if game.key == "kingdoms" else [],
+        "kb_tiles": KB_TILES,
+        "kingdoms_tiles": KINGDOMS_TILES,
+        "kc_cards": KC_CARDS,
     }
     return render(request, f"games/rules/{game.key}.html", context)
+
+
+# The pictures' pieces: the base game's location tiles, one of each Kingdoms tile kind
+# (resources and hazards by two examples), and a Kingdom Cards card of every role.
+KB_TILES = ("oracle", "farm", "oasis", "tower", "tavern", "barn", "harbor", "paddock")
+KINGDOMS_TILES = ("+3", "+6", "-2", "-5", "mountain", "dragon", "gold_mine", "wizard")
+KC_CARDS = ("R1a", "Y2a", "B3a", "R4a", "Y5a", "B6a", "R7a", "Y8a", "B9a", "T1")
 
 
 def _games() -> list[dict[str, str]]:
     return [{"key": r.key, "name": r.name} for r in all_rulesets()]
 
 
-def _option(option: dict) -> dict:
+def _value_labels(options: tuple) -> dict[str, str]:
+    """Every option value the lobby names, by value ("chosen" -> "Choose the sections")."""
+    labels: dict[str, str] = {}
+    for option in options:
+        data = option.as_json()
+        values, names = data["choices"] or [], data.get("labels") or []
+        if len(values) == len(names):
+            labels.update({str(v): n for v, n in zip(values, names, strict=True)})
+    return labels
+
+
+def _option(option: dict, declared_labels: dict[str, str]) -> dict:
     default = option["default"]
     if isinstance(default, bool):
         shown = "on" if default else "off"
@@ -47,4 +77,18 @@ def _option(option: dict) -> dict:
         shown = labels[option["choices"].index(default)]
     choices = ", ".join(str(c) for c in values)
     label = option.get("label") or option["name"].replace("_", " ").capitalize()
-    return {**option, "label": label, "default_shown": shown, "choices_shown": choices}
+    return {
+        **option,
+        "label": label,
+        "default_shown": shown,
+        "choices_shown": choices,
+        "description_shown": _players_words(option["description"], declared_labels),
+    }
+
+
+def _players_words(description: str, labels: dict[str, str]) -> str:
+    """The API's description without its names: a quoted value ('chosen') becomes the
+    lobby's label for it, and a name's underscores become spaces."""
+    for value, label in labels.items():
+        description = description.replace(f"'{value}'", f"“{label}”")
+    return re.sub(r"(\w)_(?=\w)", r"\1 ", description)

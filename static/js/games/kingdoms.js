@@ -159,13 +159,13 @@ export function tileGlyph(x, y, size, tile) {
 }
 
 /** A small inline SVG of a tile, for buttons and panels. */
-function tileIcon(tile, size = 40) {
+export function tileIcon(tile, size = 40) {
   const svg = s("svg", { width: size, height: size, viewBox: `0 0 ${CELL} ${CELL}`, class: "tile-icon", "aria-hidden": "true" });
   svg.append(tileGlyph(0, 0, CELL, tile));
   return svg;
 }
 
-function castleIcon(seat, rank, shapes, size = 40) {
+export function castleIcon(seat, rank, shapes, size = 40) {
   const svg = s("svg", { width: size, height: size, viewBox: `0 0 ${CELL} ${CELL}`, class: "castle-icon", "aria-hidden": "true" });
   svg.append(castleGlyph(0, 0, CELL, seat, rank, shapes));
   return svg;

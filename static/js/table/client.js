@@ -8,11 +8,13 @@ import { ActionsPart } from "./actions.js";
 import { AlertsPart } from "./alerts.js";
 import { BoardPart } from "./board.js";
 import { GuidePart } from "./guide.js";
+import { HelpPart } from "./help.js";
 import { InterludePart } from "./interlude.js";
 import { movesToMark } from "./last_moves.js";
 import { LogPart } from "./log.js";
 import { ReplayPart } from "./replay.js";
 import { SeatsPart } from "./seats.js";
+import { tapTips } from "./tap_tips.js";
 import { TableState } from "./state.js";
 import { PING_EVERY, StreamPart } from "./stream.js";
 
@@ -30,6 +32,7 @@ export class TableClient {
     this.interlude = new InterludePart(table, this);
     this.alerts = new AlertsPart(table, this);
     this.guide = new GuidePart(table, this);
+    this.help = new HelpPart(table, this);
   }
 
   // ---- what the console and the browser tests read (window.kingdomTable) ----------------
@@ -76,6 +79,7 @@ export class TableClient {
     if (this.table.isOver()) this.stream.setConn("idle", "game over");
     if (this.table.status === "open") this.stream.watchLobby();
     window.addEventListener("kingdom:prefs", () => this.render());
+    tapTips(this.table.el.page);
     window.addEventListener("online", () => this.stream.reconnectNow());
     window.addEventListener("pagehide", () => this.stream.stop());
     // Back/forward cache: a restored page has closed its sockets; start afresh.
@@ -108,6 +112,7 @@ export class TableClient {
     this.board.renderResult();
     this.replay.renderReplay();
     this.guide.renderGuide();
+    this.help.renderHelp();
   }
 
   /** What a game's renderer (static/js/games/*.js) is given besides the view. */
