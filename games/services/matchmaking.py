@@ -83,6 +83,16 @@ def quick_match_leave(*, user: User) -> None:
     _counts_changed()
 
 
+def quick_match_drop(*, user_id: int) -> None:
+    """The player's lobby page closed (its socket): a request still waiting goes with it,
+    so nobody is seated, against bots or people, at a table they are no longer there to
+    see. A table already found stays found. The page asks again if its socket reopens."""
+    with transaction.atomic():
+        dropped, _ = MatchRequest.objects.filter(user_id=user_id, game__isnull=True).delete()
+    if dropped:
+        _counts_changed()
+
+
 def quick_match_state(*, user: User) -> dict[str, Any]:
     """The caller's request as it stands, its wait settled first if it is over:
     ``idle``, ``waiting`` (with how many wait in its queue) or ``matched`` (the table)."""

@@ -23,7 +23,7 @@ from games import presence, publishing, selectors
 from games.api import moves
 from games.errors import ServiceError
 from games.publishing import news
-from games.services import Submitted
+from games.services import Submitted, matchmaking
 from games.sockets.guard import GuardedJsonConsumer
 
 in_worker_thread = functools.partial(database_sync_to_async, thread_sensitive=False)
@@ -222,6 +222,9 @@ class LobbyConsumer(GuardedJsonConsumer):
             await self.channel_layer.group_discard(
                 publishing.game_group(game_id), self.channel_name
             )
+        if getattr(self, "user_id", None) is not None:
+            # Who leaves the lobby stops looking for a game (games/services/matchmaking.py).
+            await self._stop_looking()
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         summary = await self._summary(message["game"])
@@ -269,6 +272,11 @@ class LobbyConsumer(GuardedJsonConsumer):
         if game_id not in self.playing:
             self.playing.add(game_id)
             await self.channel_layer.group_add(publishing.game_group(game_id), self.channel_name)
+
+    @database_sync_to_async
+    def _stop_looking(self) -> None:
+        if self.user_id is not None:
+            matchmaking.quick_match_drop(user_id=self.user_id)
 
     @database_sync_to_async
     def _turns(self, user: Any) -> dict[str, bool]:

@@ -73,3 +73,55 @@ def test_a_player_can_stop_looking(new_player):
     expect(page.locator("form.quick-match[data-ruleset='kingdom-cards']")).to_be_visible()
     assert api_json(page, "/api/quick-match/") == {"status": "idle"}
     assert ana.errors == []
+
+
+def quick_match_becomes(page, status: str) -> bool:
+    """Whether the player's quick match comes to ``status`` (asked every 0.1 s, 15 s at
+    most)."""
+    for _ in range(150):
+        if api_json(page, "/api/quick-match/")["status"] == status:
+            return True
+        page.wait_for_timeout(100)
+    return False
+
+
+def test_leaving_the_lobby_stops_looking_and_a_dropped_socket_asks_again(new_player):
+    ana = new_player("ana", width=1366, height=768)
+    page = ana.page
+    routes = []
+
+    def route(ws):
+        # A pass-through whose server side the test can close, as a lost connection does
+        # (the page's side closes with it).
+        routes.append(ws.connect_to_server())
+
+    page.route_web_socket(re.compile(r".*/ws/lobby/$"), route)
+    page.goto("/")
+    live = page.locator("#lobby-live")
+    expect(live).to_have_attribute("data-state", "live")
+    find_game(page, "kingdom-cards", 4, "")
+    status = page.locator(".game-blurb[data-ruleset='kingdom-cards'] .match-status")
+    expect(status).to_be_visible()
+    # The server forgets the request with the closed socket; the page, reconnected, asks
+    # again and is still looking.
+    page.evaluate(
+        """() => {
+            window.liveStates = [];
+            const live = document.getElementById('lobby-live');
+            new MutationObserver(() => window.liveStates.push(live.dataset.state))
+              .observe(live, {attributes: true});
+        }"""
+    )
+    routes[0].close(code=4000, reason="browser test: connection lost")
+    for _ in range(300):  # until the page has opened its new socket
+        if len(routes) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert len(routes) == 2 and "down" in page.evaluate("window.liveStates")
+    expect(live).to_have_attribute("data-state", "live")
+    assert quick_match_becomes(page, "waiting")
+    expect(status).to_be_visible()
+    # Away from the lobby: no longer looking.
+    page.goto("/rules/kingdom-cards/")
+    assert quick_match_becomes(page, "idle")
+    assert ana.errors == []

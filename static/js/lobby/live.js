@@ -3,10 +3,11 @@
 import { socketMessage, wsUrl } from "../api.js";
 import { ReconnectingSocket } from "../socket.js";
 import { loadTables, renderTables, takeTableNews } from "./list.js";
-import { takeCounts, takeMatched } from "./match.js";
+import { lobbyReopened, takeCounts, takeMatched } from "./match.js";
 import { myTurns } from "./state.js";
 
 const live = document.getElementById("lobby-live");
+let opened = 0;
 
 function setLive(state, text) {
   live.dataset.state = state;
@@ -21,6 +22,7 @@ export function connect() {
     onOpen: () => {
       setLive("live", "live");
       loadTables(); // catch up on what changed while the socket was down
+      if (opened++) lobbyReopened(); // the server dropped a quick match with the old socket
     },
     onMessage: (ev) => {
       const message = socketMessage(ev);

@@ -2,7 +2,8 @@
 // the next people who ask sit down together, or the service's bots fill the empty seats
 // after the wait chosen. The lobby socket says "matched" (and the waiting page asks every
 // few seconds too, which also settles a wait that is over); the player is taken to the
-// table. The counts under each game (playing, looking) come with every change.
+// table. Closing the lobby (its socket) stops looking; a page whose socket reopens asks
+// again. The counts under each game (playing, looking) come with every change.
 
 import { del, get, post, showError } from "../api.js";
 
@@ -10,6 +11,7 @@ const POLL_MS = 3000;
 const COUNTS_MS = 30000;
 let polling = null;
 let asked = 0; // a look answered after a newer request or cancel is stale: dropped
+let looking = null; // the request this page waits with: asked again if the socket reopens
 
 function forms() {
   return [...document.querySelectorAll("form.quick-match")];
@@ -31,6 +33,7 @@ function show(state) {
     form.hidden = state.status === "waiting";
     status.hidden = !mine;
     if (!mine) continue;
+    looking = { ruleset: state.ruleset, seats: state.seats, bots_after: state.bots_after };
     const wait = state.bots_after === null ? "no bots" : `bots after ${state.bots_after} s`;
     status.replaceChildren(
       `Looking for a ${state.seats}-player game (${state.waiting} waiting, ${wait})… `,
@@ -39,6 +42,8 @@ function show(state) {
   }
   if (state.status === "matched") goTo(state.table);
   if (state.status === "waiting" && polling === null) polling = setInterval(poll, POLL_MS);
+  // (An "idle" read between a dropped socket and its reopening keeps the request to ask.)
+  if (state.status === "matched") looking = null;
   if (state.status !== "waiting" && polling !== null) {
     clearInterval(polling);
     polling = null;
@@ -57,6 +62,7 @@ async function poll() {
 
 async function cancel() {
   asked += 1;
+  looking = null;
   try {
     await del("/api/quick-match/");
     show({ status: "idle" });
@@ -77,6 +83,19 @@ async function find(form) {
     showError(err);
   } finally {
     button.disabled = false;
+  }
+}
+
+/** The lobby socket reopened: the server dropped this page's request when the old one
+ * closed (a page that leaves the lobby stops looking), so the page asks again. */
+export async function lobbyReopened() {
+  if (looking === null) return;
+  const at = ++asked;
+  try {
+    const state = await post("/api/quick-match/", looking);
+    if (at === asked) show(state);
+  } catch (err) {
+    showError(err);
   }
 }
 
