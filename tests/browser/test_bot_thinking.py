@@ -57,9 +57,11 @@ def test_the_thinking_bar_advances_against_the_budget(new_player, artifacts, siz
             if reads["next"]:
                 break
             continue
-        # A build, or End turn once the three are built (the turn waits for it).
+        # A build, or End turn once the three are built (the turn waits for it); then the
+        # move's news, so the next look sees the position after it.
+        before = page.evaluate("window.kingdomTable.lastSeq")
         page.locator(".kb-board .hex.target, #end-turn").first.click()
-        page.wait_for_timeout(300)
+        page.wait_for_function("(seq) => window.kingdomTable.lastSeq > seq", arg=before)
     assert reads and reads["next"], f"the bot never thought long enough to read: {reads}"
     first, second = reads["first"], reads["next"]
     assert first["role"] == "progressbar" and first["inBanner"]
