@@ -110,6 +110,8 @@ class ExpertSearch(Search):
             if child is None:
                 child = edge.outcomes[seen] = _Node()  # type: ignore[assignment]
             node = child  # type: ignore[assignment]
+        if not self.clock.left():
+            return  # out of time before the leaf's playout: this iteration counts nothing
         rewards = self._playout(world)
         for edge in path:
             edge.visits += 1
