@@ -40,17 +40,31 @@ def candidates(
     return ordered[:ROOT_CANDIDATES]
 
 
-def value(world: Any, players: int) -> Rewards:
+def _leads(
+    gold: list[float], tiles: list[int], left: list[int], progress: float, s: int
+) -> tuple[float, ...]:
+    o = max((x for x in range(len(gold)) if x != s), key=lambda x: gold[x])
+    lead = gold[s] - gold[o]
+    return (lead, tiles[s] - tiles[o], left[s] - left[o], lead * progress)
+
+
+def _parts(world: Any, players: int) -> tuple[list[float], list[int], list[int], float]:
     gold = [Judge(world, s).base for s in range(players)]
     tiles = [len(world.held[s]) for s in range(players)]
     left = list(world.supply)
-    progress = 1 - min(left) / SETTLEMENTS_EACH
+    return gold, tiles, left, 1 - min(left) / SETTLEMENTS_EACH
+
+
+def features(world: Any, seat: int, players: int) -> tuple[float, ...]:
+    """What the model weighs for ``seat`` against its strongest opponent (``bots.search.fit``)."""
+    return _leads(*_parts(world, players), seat)
+
+
+def value(world: Any, players: int) -> Rewards:
+    parts = _parts(world, players)
     rewards = []
     for s in range(players):
-        o = max((x for x in range(players) if x != s), key=lambda x: gold[x])
-        lead = gold[s] - gold[o]
-        features = (lead, tiles[s] - tiles[o], left[s] - left[o], lead * progress)
-        z = sum(w * f for w, f in zip(WEIGHTS, features, strict=True))
+        z = sum(w * f for w, f in zip(WEIGHTS, _leads(*parts, s), strict=True))
         rewards.append(1.0 / (1.0 + math.exp(-z)))
     return rewards
 

@@ -62,16 +62,24 @@ def value(world: Any, seat: int, players: int) -> Rewards:
     reached = [progress(world, s) for s in range(players)]
     rewards = []
     for s in range(players):
-        o = max((x for x in range(players) if x != s), key=lambda x: reached[x])
-        features = (
-            reached[s] - reached[o],
-            1 / (10 - reached[s]) - 1 / (10 - reached[o]),
-            world.cards_held(s) - world.cards_held(o),
-            world.bonus(s) - world.bonus(o),
-        )
-        z = sum(w * f for w, f in zip(WEIGHTS, features, strict=True))
+        z = sum(w * f for w, f in zip(WEIGHTS, _leads(world, reached, s), strict=True))
         rewards.append(1.0 / (1.0 + math.exp(-z)))
     return rewards
+
+
+def _leads(world: Any, reached: list[int], s: int) -> tuple[float, ...]:
+    o = max((x for x in range(len(reached)) if x != s), key=lambda x: reached[x])
+    return (
+        reached[s] - reached[o],
+        1 / (10 - reached[s]) - 1 / (10 - reached[o]),
+        world.cards_held(s) - world.cards_held(o),
+        world.bonus(s) - world.bonus(o),
+    )
+
+
+def features(world: Any, seat: int, players: int) -> tuple[float, ...]:
+    """What the model weighs for ``seat`` against its strongest opponent (``bots.search.fit``)."""
+    return _leads(world, [progress(world, s) for s in range(players)], seat)
 
 
 def playout(ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.Random) -> Rewards:

@@ -15,7 +15,7 @@ from games.rules.base import Command, Ruleset
 
 Strategy = Callable[[Ruleset, Any, int, random.Random], Command]
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 _STRATEGIES: dict[tuple[str, str], Strategy] = {}
 
 
@@ -33,7 +33,7 @@ def register(game: str, level: str, strategy: Strategy) -> Strategy:
 
 
 def get_strategy(game: str, level: str) -> Strategy:
-    for module in ("kingdoms", "kingdom_builder", "kingdom_cards", "hard"):
+    for module in ("kingdoms", "kingdom_builder", "kingdom_cards", "hard", "expert"):
         try:
             importlib.import_module(f"bots.strategies.{module}")
         except ModuleNotFoundError as exc:

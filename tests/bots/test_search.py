@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bots.search import pimc
+from bots.search import expert, pimc
 from bots.search.budget import Budget, current_budget, thinking_budget
 from bots.search.hidden import canonical_world
 from bots.search.ismcts import Knowledge, Patience, search
@@ -58,7 +58,7 @@ def test_the_canonical_world_forgets_the_other_seats_secrets(game):
         )
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_each_level_decides_from_its_own_view_only(game, level):
     bot = get_strategy(game, level)
@@ -152,7 +152,7 @@ def test_the_hard_search_s_values_ignore_secrets_changed_by_hand(game):
     assert searched >= 2, "too few positions that needed a search"
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_each_level_ignores_another_seat_s_secrets_changed_by_hand(game, level):
     bot = get_strategy(game, level)
@@ -175,6 +175,37 @@ def test_the_tree_search_decides_from_its_own_view_only(game):
         first = search(ruleset, one, seat, random.Random(3), budget)
         second = search(ruleset, two, seat, random.Random(3), budget)
         assert first.command == second.command and first.visits == second.visits
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_expert_search_s_tree_ignores_secrets_changed_by_hand(game):
+    """Every root visit count and value must come out the same, not just the choice."""
+    budget = Budget(seconds=None, playouts=30)
+    searched = 0
+    for ruleset, state, swapped, seat in positions_with_secrets(game):
+        first, second = (
+            expert.search(ruleset, s, seat, random.Random(7), budget, KNOWLEDGE[game])
+            for s in (state, swapped)
+        )
+        assert first == second
+        searched += first.playouts > 0
+    assert searched >= 2, "too few positions that needed a search"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_expert_search_looks_beyond_the_root_within_its_playouts(game):
+    moves = 2
+    ruleset, state, seat = midgame(game, 4, moves)
+    while len(ruleset.legal_commands(state, seat)) < 3:  # a real choice
+        moves += 1
+        ruleset, state, seat = midgame(game, 4, moves)
+    budget = Budget(seconds=None, playouts=40)
+    found = expert.ExpertSearch(ruleset, state, seat, random.Random(0), budget, KNOWLEDGE[game])
+    decision = found.run()
+    assert decision.playouts == 40 and sum(decision.visits.values()) == 40
+    assert decision.command in ruleset.legal_commands(state, seat)
+    # Some root command was followed by more of the game than itself: a deeper node.
+    assert any(edge.outcomes for edge in found.tree.edges.values())
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -21,7 +21,7 @@ TABLES = {
     ],
     "kingdom-cards": [{"allow_two_players": True}, {"auto_complete": False}],
 }
-# A few decisions per level in each game (the hard bot on a tiny budget).
+# A few decisions per level in each game (the search bots on a tiny budget).
 DECISIONS_PER_GAME = 12
 
 
@@ -42,11 +42,12 @@ def positions(game: str, options: dict, players: int, seed: int, count: int):
 
 
 @pytest.mark.parametrize("game", sorted(TABLES))
-def test_each_game_has_three_distinct_levels(game):
-    easy, medium, hard = (get_strategy(game, level) for level in LEVELS)
+def test_each_game_has_four_distinct_levels(game):
+    easy, medium, hard, expert = (get_strategy(game, level) for level in LEVELS)
     assert easy is random_legal
-    assert len({easy, medium, hard}) == 3
+    assert len({easy, medium, hard, expert}) == 4
     assert hard.__name__ == "hard" and medium.__name__ == "greedy"
+    assert expert.__name__ == "expert_level"
 
 
 @pytest.mark.parametrize("level", LEVELS)

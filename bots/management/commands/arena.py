@@ -105,7 +105,7 @@ def report(summary: Summary) -> str:
     budget = f"{m.seconds:g} s" if m.seconds else ""
     if m.playouts:
         budget = f"{budget} / {m.playouts} playouts".strip(" /")
-    searching = "hard" in (m.a, m.b)
+    searching = bool({"hard", "expert"} & {m.a, m.b})
     lines = [
         f"{m.game}: {m.a} v {m.b}, {summary.games} games of {m.players} players, "
         f"seed {m.seed}" + (f", search budget {budget}" if searching else ""),
