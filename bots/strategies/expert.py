@@ -1,7 +1,8 @@
 """The ``expert`` level of every game: information-set MCTS beyond the root
 (``bots.search.expert``) on worlds sampled from the seat's own view, with the game's
 knowledge of the ``hard`` level (the medium bot's ranking as each node's prior, the short
-playout and fitted model at its leaves), within the thinking budget of the call."""
+playout and fitted model at its leaves), within the thinking budget of the call. It plays
+in ``manage.py arena`` only: no table offers it until it beats ``hard`` (docs/bots.md)."""
 
 from __future__ import annotations
 

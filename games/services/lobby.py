@@ -40,7 +40,7 @@ from games.services.writing import (
 from games.storage.chain import GENESIS, seed_commitment
 
 # Bot levels that search for the table's whole thinking time on every move.
-THINKING_LEVELS = frozenset({"hard", "expert"})
+THINKING_LEVELS = frozenset({"hard"})
 
 
 def _require_open(game: Game) -> None:

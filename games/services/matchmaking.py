@@ -177,7 +177,7 @@ def lobby_counts(*, present: User | None = None) -> dict[str, Any]:
 
 def _waiting(ruleset: str, seats: int) -> list[MatchRequest]:
     return list(
-        MatchRequest.objects.select_for_update()
+        MatchRequest.objects.select_for_update(of=("self",))
         .select_related("user")
         .filter(ruleset=ruleset, seats=seats, game__isnull=True)
         .order_by("created_at", "pk")

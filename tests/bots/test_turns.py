@@ -38,21 +38,6 @@ def test_the_same_task_delivered_twice_appends_one_command(make_user, settings):
     )
 
 
-def test_an_expert_turn_delivered_twice_appends_one_command(make_user, settings):
-    settings.BOT_RUNNER = "none"
-    game = hard_game(make_user(), 0.1, "expert")
-    head = game.head_seq
-    ((seat, level),) = turns.bot_seats_to_act(game)
-    assert level == "expert"
-    assert turns.take_turn(game.id, seat, head) is True
-    game.refresh_from_db()
-    after_first = game.head_seq
-    assert after_first > head
-    assert turns.take_turn(game.id, seat, head) is False  # redelivered: a no-op
-    game.refresh_from_db()
-    assert game.head_seq == after_first
-
-
 def test_a_stale_task_for_a_seat_not_to_act_does_nothing(make_user, settings):
     settings.BOT_RUNNER = "none"
     user = make_user()
@@ -99,12 +84,12 @@ def test_all_bot_game_ends_inline_without_recursion(make_user, ruleset):
     assert not in_this_thread.running and not in_this_thread.pending
 
 
-def hard_game(user, seconds: float | None, level: str = "hard") -> Game:
+def hard_game(user, seconds: float | None) -> Game:
     game = services.table_create(
         user=user, ruleset="kingdoms", seats=2, join=False, bot_think_seconds=seconds
     )
     for _ in range(2):
-        services.bot_add(game_id=game.id, user=user, level=level)
+        services.bot_add(game_id=game.id, user=user, level="hard")
     services.game_start(game_id=game.id, user=user)
     game.refresh_from_db()
     return game
@@ -127,9 +112,8 @@ def test_the_table_s_thinking_time_is_the_search_budget(make_user, settings, mon
         assert seen[-1] == expected
 
 
-@pytest.mark.parametrize("searching", ["hard", "expert"])
 def test_a_turn_past_the_soft_time_limit_is_played_by_the_medium_bot(
-    make_user, settings, monkeypatch, searching
+    make_user, settings, monkeypatch
 ):
     settings.BOT_RUNNER = "none"
     levels = []
@@ -139,18 +123,18 @@ def test_a_turn_past_the_soft_time_limit_is_played_by_the_medium_bot(
         real = get_strategy(key, "medium")
 
         def play(ruleset, state, seat, rng):
-            if level == searching:
+            if level == "hard":
                 raise SoftTimeLimitExceeded()
             return real(ruleset, state, seat, rng)
 
         return play
 
     monkeypatch.setattr(turns, "get_strategy", strategy_for)
-    game = hard_game(make_user(), 0.2, searching)
+    game = hard_game(make_user(), 0.2)
     head = game.head_seq
     ((seat, _level),) = turns.bot_seats_to_act(game)
     assert turns.take_turn(game.id, seat, head) is True
-    assert levels == [searching, "medium"]
+    assert levels == ["hard", "medium"]
     game.refresh_from_db()
     assert game.head_seq > head
 

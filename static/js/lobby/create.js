@@ -61,7 +61,7 @@ function pointAtSeatOption(err, rules, seats) {
   return true;
 }
 
-/** The think time matters only for searching bots (hard, expert): shown with those levels. */
+/** The think time matters only for hard bots: shown with that level. */
 export function showThinkField() {
-  document.getElementById("create-think-field").hidden = !["hard", "expert"].includes(createForm.bot_level.value);
+  document.getElementById("create-think-field").hidden = createForm.bot_level.value !== "hard";
 }

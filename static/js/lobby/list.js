@@ -174,7 +174,7 @@ function tableCard(table) {
     const level = h(
       "select",
       { "aria-label": "Bot level", class: "bot-level", onchange: (ev) => botLevels.set(table.id, ev.target.value) },
-      ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, selected: l === picked }, l)),
+      ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === picked }, l)),
     );
     actions.push(
       h(
@@ -273,8 +273,6 @@ function showTurnCount() {
   badge.title = waiting === 1 ? "1 game waits for your move" : `${waiting} games wait for your move`;
 }
 
-/** The searching levels at the table ("hard", "expert", "hard and expert") and their think time. */
 function hardBotsText(table) {
-  const levels = ["hard", "expert"].filter((l) => table.seats.some((seat) => seat.bot === l));
-  return levels.length ? `${levels.join(" and ")} bots think ${table.bot_think_seconds} s` : "";
+  return table.seats.some((seat) => seat.bot === "hard") ? `hard bots think ${table.bot_think_seconds} s` : "";
 }
