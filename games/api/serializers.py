@@ -25,6 +25,11 @@ class TableCreateSerializer(serializers.Serializer):
         default=None,
         help_text="seconds a hard bot may think per move (0.1 to 10; empty: the server's default)",
     )
+    guided = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="a guided first game (the lobby's Learn to play): the same deal every time",
+    )
 
 
 class BotAddSerializer(serializers.Serializer):

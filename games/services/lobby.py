@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import secrets
 import uuid
 from datetime import datetime, timedelta
@@ -69,9 +70,11 @@ def table_create(
     time_control: dict[str, Any] | None = None,
     bot_think_seconds: float | None = None,
     private: bool = False,
+    guided: bool = False,
 ) -> Game:
     """A new table. ``private``: a challenge's table (games/services/challenges.py),
-    not listed in the lobby; a bot account opens only those."""
+    not listed in the lobby; a bot account opens only those. ``guided``: a guided first
+    game (static/js/table/guide.js), dealt the same every time (``guided_seed``)."""
     if not private and sources.is_bot_account(user):
         raise Forbidden(
             "bot_account",
@@ -90,7 +93,7 @@ def table_create(
     low, high = rules.seat_range(cleaned)
     if not isinstance(seats, int) or isinstance(seats, bool) or not low <= seats <= high:
         raise ServiceError("bad_seats", f"{rules.name} is played by {low} to {high} players.")
-    seed = secrets.token_hex(32)
+    seed = guided_seed(rules.key) if guided else secrets.token_hex(32)
     game = Game.objects.create(
         ruleset=rules.key,
         ruleset_version=rules.version,
@@ -107,6 +110,13 @@ def table_create(
         Seat.objects.create(game=game, user=user, joined_order=0)
     after_commit(game, lobby=not game.private)
     return game
+
+
+def guided_seed(ruleset: str) -> str:
+    """A guided game's seed: the same for every guided table of a game, so each deal is
+    the one its guide was written on. Known to all (such a table is practice against a
+    bot, unrated), its commitment and the audit work as for any other."""
+    return hashlib.sha256(f"kingdom.guided-deal.{ruleset}".encode()).hexdigest()
 
 
 def _clean_think_seconds(value: Any) -> float | None:

@@ -1,6 +1,7 @@
-// "Learn to play": a guided first game of one of the games against an easy bot, on the
-// board its guide knows (Kingdom Builder's first-game board); the table page shows the
-// guide's callouts (static/js/table/guide.js) while the address carries ?guide=1.
+// "Learn to play": a guided first game of one of the games against an easy bot, dealt the
+// same every time (the table's `guided` seed; Kingdom Builder's first-game board); the
+// table page shows the guide's callouts (static/js/table/guide.js) while the address
+// carries ?guide=1.
 // New accounts are offered it once, above the games; "No thanks" puts the offer away.
 
 import { post, showError } from "../api.js";
@@ -18,7 +19,7 @@ async function learn(button) {
   const { ruleset } = button.dataset;
   button.disabled = true;
   try {
-    const table = await post("/api/tables/", { ruleset, seats: 2, options: GUIDED[ruleset].options, join: true });
+    const table = await post("/api/tables/", { ruleset, seats: 2, options: GUIDED[ruleset].options, join: true, guided: true });
     await post(`/api/tables/${table.id}/bots/`, { level: "easy" });
     startingHere(table.id);
     await post(`/api/tables/${table.id}/start/`);

@@ -83,6 +83,11 @@ const GUIDES = {
       done: (g) => g.mine("card_bid") >= 1,
     },
     {
+      target: ".kc-hand",
+      text: "Cards change hands in every battle: the winner takes the centre card, and each player takes the other's bids. A high card you bid may come back to you; a card you win may complete a group. Play another battle.",
+      done: (g) => g.mine("opponent_challenged") + g.mine("card_bid") >= 2,
+    },
+    {
       target: ".kc-kingdoms",
       fallback: ".kc-hand",
       text: "Three cards of one tier make a group: pick them in your hand and lay them in your kingdom. Its bonus then adds to every bid. Lay a group, or play on with another battle.",
@@ -90,7 +95,7 @@ const GUIDES = {
     },
     {
       target: ".kc-hand",
-      text: "Cards change hands in every battle: the bids go to the other player. The first kingdom with a people, an army and a court under one flag wins at once. Enjoy it!",
+      text: "The first kingdom with a people, an army and a court under one flag wins at once; when the source runs out, the highest kingdom bonus wins. Enjoy it!",
     },
   ],
 };
