@@ -112,9 +112,15 @@ def test_on_a_laptop_the_hexes_are_large_and_locations_are_pictures(new_player, 
     table_id = create_table(page, "kingdom-builder", seats=2, bots=1)
     start_from_lobby(page, table_id)
     expect(page.locator(".kb-board .hex")).to_have_count(400)
-    hex_width = page.locator(".kb-board .hex .hex-shape").first.evaluate(
-        "el => el.getBoundingClientRect().width"
-    )
+    # The board redraws as the bot's events arrive, so a hex found once may be gone by the
+    # time it is measured: wait for a laid-out hex in the live board and measure that one.
+    hex_width = page.wait_for_function(
+        """() => {
+            const shape = document.querySelector(".kb-board .hex .hex-shape");
+            const width = shape ? shape.getBoundingClientRect().width : 0;
+            return width > 0 ? width : null;
+        }"""
+    ).json_value()
     assert hex_width >= 36, f"a hex is {hex_width:.1f} px wide"
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
     # Every location hex shows its tile's picture (no three-letter code), and the
