@@ -2,7 +2,7 @@
 
 python manage.py bench commands [--games 10] [--players 2] [--max-commands N]
     [--peer eventsourcing]
-python manage.py bench rules kingdom-builder [--games 50] [--players 4]
+python manage.py bench rules kingdom-builder [--games 50] [--players 4] [--positions 20]
 
 ``commands`` also prints the cost of a command by seq in one game (early: seq ~10, mid,
 late: the last 60 commands; in the long game seq ~1500) with the warm state cache and with
@@ -14,6 +14,8 @@ gives our figures over its own.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import statistics
 import time
@@ -27,7 +29,11 @@ from tqdm import tqdm
 
 from bench import eventsourcing_peer
 from bench.peer import over
+from bots.search import pimc
+from bots.search.arena import seatable_options
+from bots.search.budget import Budget
 from bots.strategies import get_strategy, random_legal
+from bots.strategies.hard import KNOWLEDGE
 from games import services, storage
 from games import table as tables
 from games.models import Game
@@ -38,6 +44,8 @@ from games.rules.base import Event, Ruleset
 COST_RATIO_LIMIT = 1.3
 # (first, last) head seq of the early window: the commands around seq ~10.
 EARLY_SEQS = (1, 20)
+# Playouts of each ``hard`` decision that ``bench rules`` times.
+SEARCH_PLAYOUTS = 100
 
 
 class Timed(NamedTuple):
@@ -181,6 +189,7 @@ class InProcessBench:
                 "n": events,
                 "per_second": round(events / fold_seconds) if fold_seconds else None,
             },
+            *_search_lines(rules, options["positions"], rng),
         ]
 
 
@@ -213,6 +222,44 @@ def _eventsourcing_lines(ours: dict[str, Any], played: list[list[Timed]]) -> lis
             "p50_ratio": over(ours["p50_ms"], peer["p50_ms"]),
             "p99_ratio": over(ours["p99_ms"], peer["p99_ms"]),
         },
+    ]
+
+
+def _search_lines(rules: Ruleset, positions: int, rng: random.Random) -> list[dict[str, Any]]:
+    """Where the bots spend their time: the ``hard`` search (paired Monte Carlo) on
+    positions of two-player games between medium bots, ``SEARCH_PLAYOUTS`` each. The
+    decisions' fingerprint must not change when the engines only get faster (a fixed
+    playout budget and seed make the search deterministic)."""
+    if not positions:
+        return []
+    options = seatable_options(rules, 2, {})
+    medium = get_strategy(rules.key, "medium")
+    found: list[tuple[Any, int]] = []
+    while len(found) < positions:
+        state = rules.fold(rules.setup(options, 2, rng))
+        while len(found) < positions and (seats := sorted(rules.to_act(state))):
+            seat = seats[0]
+            if rng.random() < 0.2:
+                found.append((rules.copy_state(state), seat))
+            command = medium(rules, state, seat, rng)
+            state = rules.fold(rules.decide(state, seat, command, rng), state)
+    budget, knowledge = Budget(seconds=None, playouts=SEARCH_PLAYOUTS), KNOWLEDGE[rules.key]
+    decisions, durations, playouts = [], [], 0
+    for state, seat in found:
+        started = time.perf_counter()
+        decision = pimc.decide(rules, state, seat, random.Random(seat), budget, knowledge)
+        durations.append(time.perf_counter() - started)
+        decisions.append(decision.command)
+        playouts += decision.playouts
+    fingerprint = hashlib.sha256(json.dumps(decisions, sort_keys=True).encode()).hexdigest()
+    return [
+        _line(
+            f"hard search, {rules.key}",
+            durations,
+            playouts=playouts,
+            playouts_per_second=round(playouts / sum(durations)),
+            decisions=fingerprint[:12],
+        )
     ]
 
 

@@ -62,7 +62,9 @@ def test_bench_commands_prints_throughput_and_cost_by_seq_with_the_1_3x_verdicts
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_bench_rules_prints_random_games_and_replay_rates(ruleset):
     players = get_ruleset(ruleset).min_players
-    games, replay = bench("rules", ruleset, "--games", "2", "--players", str(players))
+    games, replay, search = bench(
+        "rules", ruleset, "--games", "2", "--players", str(players), "--positions", "3"
+    )
     assert games["name"] == f"random {players}-player games, {ruleset}"
     assert games["n"] == 2 and games["players"] == players
     assert all(is_number(games[k]) and games[k] > 0 for k in ("per_second", "p50_ms", "p99_ms"))
@@ -70,6 +72,12 @@ def test_bench_rules_prints_random_games_and_replay_rates(ruleset):
     assert replay["name"] == f"replay (fold), {ruleset}"
     assert replay["n"] == round(games["events_per_game"] * 2)
     assert is_number(replay["per_second"]) and replay["per_second"] > 0
+    # The hard search on three positions: its playouts per second, and a fingerprint of
+    # its decisions that the same seed repeats (a faster engine must not change it).
+    assert search["name"] == f"hard search, {ruleset}" and search["n"] == 3
+    assert is_number(search["playouts_per_second"]) and search["playouts"] > 0
+    again = bench("rules", ruleset, "--games", "2", "--players", str(players), "--positions", "3")
+    assert again[2]["decisions"] == search["decisions"]
 
 
 def test_bench_refuses_an_unknown_ruleset():

@@ -75,6 +75,8 @@ JUMPS: tuple[tuple[int, ...], ...] = tuple(
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(j for j in STEPS[i] if j >= 0) for i in range(SIZE)
 )
+# The same as sets, for the scoring cards' set arithmetic (done in C, not per hex).
+NEIGHBOUR_SETS: tuple[frozenset[int], ...] = tuple(frozenset(n) for n in NEIGHBOURS)
 # The four 10×10 quadrants (sectors for Lords and Farmers): 0 top-left, 1 top-right,
 # 2 bottom-left, 3 bottom-right.
 SECTOR: tuple[int, ...] = tuple(
@@ -156,6 +158,10 @@ class Board:
         "special",
         "water",
         "mountain",
+        "fishing",
+        "mining",
+        "working",
+        "special_near",
         "by_terrain",
         "layout",
         "_areas",
@@ -178,6 +184,15 @@ class Board:
         self.special = frozenset(self.locations) | self.castles | self.nomad_spaces
         self.water = frozenset(i for i, ch in enumerate(letters) if ch == "W")
         self.mountain = frozenset(i for i, ch in enumerate(letters) if ch == "M")
+        # Where a settlement scores for Fishermen, Miners and Workers, and the special hexes
+        # next to each hex (Merchants): the cards count with set operations.
+        near = NEIGHBOUR_SETS
+        self.fishing = frozenset(
+            i for i in range(SIZE) if i not in self.water and near[i] & self.water
+        )
+        self.mining = frozenset(i for i in range(SIZE) if near[i] & self.mountain)
+        self.working = frozenset(i for i in range(SIZE) if near[i] & self.special)
+        self.special_near: tuple[frozenset[int], ...] = tuple(n & self.special for n in near)
         by_terrain: dict[str, list[int]] = {}
         for i, name in enumerate(self.terrain):
             by_terrain.setdefault(name, []).append(i)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from games.rules.kingdom_builder.board import COLS, NEIGHBOURS, SECTOR, STEPS, Board
+from games.rules.kingdom_builder.board import COLS, NEIGHBOUR_SETS, NEIGHBOURS, SECTOR, STEPS, Board
 from games.rules.kingdom_builder.placement import EMPTY, settlement_seat
 
 Settlements = Mapping[int, Collection[int]]
@@ -20,21 +20,17 @@ SECTORS = 4
 
 def groups(own: Collection[int]) -> list[set[int]]:
     """The separate groups (connected by adjacency) of one player's settlements."""
-    own_set = set(own)
-    seen: set[int] = set()
+    left = set(own)
     found: list[set[int]] = []
-    for start in own_set:
-        if start in seen:
-            continue
+    while left:
+        start = left.pop()
         group, stack = {start}, [start]
-        seen.add(start)
         while stack:
-            here = stack.pop()
-            for n in NEIGHBOURS[here]:
-                if n in own_set and n not in seen:
-                    seen.add(n)
-                    group.add(n)
-                    stack.append(n)
+            joined = NEIGHBOUR_SETS[stack.pop()] & left
+            if joined:
+                left -= joined
+                group |= joined
+                stack.extend(joined)
         found.append(group)
     return found
 
@@ -55,22 +51,17 @@ def _sector_counts(own: Collection[int]) -> list[int]:
 
 def fishermen(board: Board, players: Settlements, seat: int) -> int:
     """1 gold per settlement next to water; settlements on water score nothing."""
-    water = board.water
-    return sum(
-        1 for i in players[seat] if i not in water and any(n in water for n in NEIGHBOURS[i])
-    )
+    return len(board.fishing.intersection(players[seat]))
 
 
 def miners(board: Board, players: Settlements, seat: int) -> int:
     """1 gold per settlement next to a mountain."""
-    mountain = board.mountain
-    return sum(1 for i in players[seat] if any(n in mountain for n in NEIGHBOURS[i]))
+    return len(board.mining.intersection(players[seat]))
 
 
 def workers(board: Board, players: Settlements, seat: int) -> int:
     """1 gold per settlement next to a location or castle hex (or a nomad space)."""
-    special = board.special
-    return sum(1 for i in players[seat] if any(n in special for n in NEIGHBOURS[i]))
+    return len(board.working.intersection(players[seat]))
 
 
 def merchants(board: Board, players: Settlements, seat: int) -> int:
@@ -80,10 +71,10 @@ def merchants(board: Board, players: Settlements, seat: int) -> int:
     more scores them all. Groups need not join each other; a hex scores once. Nomad spaces
     count as such hexes (the Nomads edition of the card).
     """
-    special = board.special
+    near = board.special_near
     linked: set[int] = set()
     for group in groups(players[seat]):
-        touched = {n for i in group for n in NEIGHBOURS[i] if n in special}
+        touched = set().union(*(near[i] for i in group))
         if len(touched) >= 2:
             linked |= touched
     return 4 * len(linked)

@@ -15,13 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from games.rules.kingdom_builder.board import NEIGHBOURS
+from games.rules.kingdom_builder.board import NEIGHBOUR_SETS, NEIGHBOURS
 
 EMPTY = -1
 WALL = -2  # a Nomads stone wall: belongs to nobody
 WARRIOR = -3  # a Crossroads warrior (its seat is in ``state.warriors``)
-
-NEIGHBOUR_SETS: tuple[frozenset[int], ...] = tuple(frozenset(n) for n in NEIGHBOURS)
 
 State = Any  # games.rules.kingdom_builder.state.State (kept loose to avoid a cycle)
 

@@ -26,7 +26,14 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from games.rules.base import IllegalCommand
-from games.rules.kingdom_builder.board import COLS, NEIGHBOURS, ROWS, Board, board_from_grid
+from games.rules.kingdom_builder.board import (
+    COLS,
+    NEIGHBOUR_SETS,
+    NEIGHBOURS,
+    ROWS,
+    Board,
+    board_from_grid,
+)
 from games.rules.kingdom_builder.cards import CARDS, PLAY_CARDS
 from games.rules.kingdom_builder.tasks import TASKS, task_gold
 from games.rules.kingdom_builder.terrain import LETTER_TERRAIN
@@ -49,7 +56,7 @@ def castles(board: Board, own: Collection[int]) -> int:
     """3 gold per castle hex next to at least one of your settlements."""
     own_set = set(own)
     return CASTLE_GOLD * sum(
-        1 for castle in board.castles if any(n in own_set for n in NEIGHBOURS[castle])
+        1 for castle in board.castles if not NEIGHBOUR_SETS[castle].isdisjoint(own_set)
     )
 
 

@@ -2,7 +2,7 @@
 
 python manage.py bench commands [--games 10] [--players 2] [--max-commands N]
     [--peer eventsourcing]
-python manage.py bench rules kingdom-builder [--games 50] [--players 4]
+python manage.py bench rules kingdom-builder [--games 50] [--players 4] [--positions 20]
 python manage.py bench live [--processes 2 | --url http://127.0.0.1:8000 ...]
     [--tables 16] [--ruleset kingdoms] [--moves 300] [--seconds 30] [--peer bgio]
 python manage.py bench faults [--games 8] [--fault redis_stopped ...] [--down 5]
@@ -35,6 +35,12 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=None)
         parser.add_argument("--players", type=int, default=None)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--positions",
+            type=int,
+            default=20,
+            help="bench rules: positions the hard search is timed on (0: none)",
+        )
         parser.add_argument(
             "--max-commands",
             type=int,
