@@ -6,14 +6,22 @@ is played by A when ``i + j`` is even, so over any two games each level sits in 
 seat equally often. A game scores A's share of the winners (a shared win of A and B is a
 half). Each game has its own seeds, derived from the arena seed and the game's number, so
 a game played in any worker process is the same game (up to a search bot's clock).
+
+A *field* of levels (three or four players, one level per seat, a level may appear twice)
+is seated in each of its distinct orders in turn, so every level sits in every seat and
+after every other level equally often over a whole cycle; each level is then judged by its
+mean placing (1 is first; tied seats share the mean of their places), and the first level
+against each other one by the per-game difference of their placings.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
+import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -43,9 +51,34 @@ class Match:
     seconds: float | None = None  # the search bots' thinking budget
     playouts: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    # Several levels, one per seat, seated in each of their orders in turn (``players``
+    # must be their number); ``a`` and ``b`` are then the first two.
+    lineup: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.lineup and len(self.lineup) != self.players:
+            raise ValueError("a field of levels needs one level per player")
 
     def levels(self, index: int) -> list[str]:
+        if self.lineup:
+            orders = seatings(self.lineup)
+            return list(orders[index % len(orders)])
         return [self.a if (index + seat) % 2 == 0 else self.b for seat in range(self.players)]
+
+
+def seatings(lineup: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every distinct order of the levels over the seats, in a fixed order."""
+    return sorted(set(itertools.permutations(lineup)))
+
+
+def placings(ranking: list[list[int]], players: int) -> list[float]:
+    """Each seat's place (1 is first); tied seats share the mean of the places they span."""
+    place, following = [float(players)] * players, 1
+    for group in ranking:
+        for seat in group:
+            place[seat] = following + (len(group) - 1) / 2
+        following += len(group)
+    return place
 
 
 @dataclass
@@ -56,6 +89,7 @@ class GameResult:
     score_a: float  # A's share of the winners
     commands: int
     seconds: dict[str, list[float]]  # decision times per level
+    places: list[float] = field(default_factory=list)  # each seat's place (1 is first)
 
 
 def seatable_options(ruleset: Ruleset, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -104,7 +138,8 @@ def play_game(match: Match, index: int) -> GameResult:
                 raise RuntimeError(f"game {index} of {match.game} did not end")
     winners = outcome.winners
     share = sum(levels[s] == match.a for s in winners) / len(winners) if winners else 0.5
-    return GameResult(index, levels, winners, share, commands, seconds)
+    places = placings(outcome.ranking, match.players)
+    return GameResult(index, levels, winners, share, commands, seconds, places)
 
 
 def play_match(
@@ -184,11 +219,17 @@ def summarise(match: Match, results: list[GameResult], anchor: float = 1500.0) -
     elo = {match.a: (anchor + d / 2, anchor + d_low / 2, anchor + d_high / 2)}
     if match.b != match.a:
         elo[match.b] = (anchor - d / 2, anchor - d_high / 2, anchor - d_low / 2)
+    commands = sum(r.commands for r in results)
+    return Summary(match, n, score, rate, low, high, by_seat, elo, times(results), commands)
+
+
+def times(results: list[GameResult]) -> dict[str, dict[str, float]]:
+    """Each level's decision times: n, p50, p99 and max (seconds)."""
     pooled: dict[str, list[float]] = {}
     for r in results:
         for level, values in r.seconds.items():
             pooled.setdefault(level, []).extend(values)
-    times = {
+    return {
         level: {
             "n": len(values),
             "p50": percentile(values, 50),
@@ -197,5 +238,56 @@ def summarise(match: Match, results: list[GameResult], anchor: float = 1500.0) -
         }
         for level, values in pooled.items()
     }
+
+
+def mean_interval(values: list[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean and its normal 95% interval (the games are independent)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, -math.inf, math.inf
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+@dataclass
+class Standing:
+    """A level of a field: its mean placing with its interval, and its share of wins."""
+
+    level: str
+    place: tuple[float, float, float]  # mean, low, high
+    wins: float
+
+
+@dataclass
+class FieldSummary:
+    match: Match
+    games: int
+    standings: list[Standing]  # best mean placing first
+    # The first level's placing minus each other level's, per game: mean, low, high
+    # (negative: the first level places better).
+    against: dict[str, tuple[float, float, float]]
+    times: dict[str, dict[str, float]]
+    commands: int
+
+
+def summarise_field(match: Match, results: list[GameResult]) -> FieldSummary:
+    levels = list(dict.fromkeys(match.lineup))
+    per_game: dict[str, list[float]] = {level: [] for level in levels}
+    wins = dict.fromkeys(levels, 0.0)
+    for r in results:
+        for level in levels:
+            seats = [s for s, name in enumerate(r.levels) if name == level]
+            per_game[level].append(statistics.fmean(r.places[s] for s in seats))
+            if r.winners:
+                wins[level] += sum(r.levels[s] == level for s in r.winners) / len(r.winners)
+    standings = sorted(
+        (Standing(level, mean_interval(per_game[level]), wins[level]) for level in levels),
+        key=lambda standing: standing.place[0],
+    )
+    first = levels[0]
+    against = {
+        level: mean_interval([a - b for a, b in zip(per_game[first], per_game[level], strict=True)])
+        for level in levels[1:]
+    }
     commands = sum(r.commands for r in results)
-    return Summary(match, n, score, rate, low, high, by_seat, elo, times, commands)
+    return FieldSummary(match, len(results), standings, against, times(results), commands)

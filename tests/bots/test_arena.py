@@ -10,10 +10,13 @@ from django.core.management import CommandError, call_command
 from bots.search.arena import (
     Match,
     elo_difference,
+    placings,
     play_game,
     play_match,
     seatable_options,
+    seatings,
     summarise,
+    summarise_field,
     wilson,
 )
 from games.rules import get_ruleset
@@ -46,6 +49,44 @@ def test_levels_alternate_over_the_seats():
         ["hard", "medium", "hard"],
         ["medium", "hard", "medium"],
     ]
+
+
+def test_a_field_sits_every_level_in_every_seat_and_order():
+    match = Match(
+        "kingdoms", "expert", "hard", games=6, players=3, lineup=("expert", "hard", "medium")
+    )
+    orders = [tuple(match.levels(i)) for i in range(6)]
+    assert sorted(orders) == seatings(("expert", "hard", "medium")) and len(set(orders)) == 6
+    for seat in range(3):
+        assert (
+            sorted(order[seat] for order in orders)
+            == ["expert"] * 2 + ["hard"] * 2 + ["medium"] * 2
+        )
+    # A level twice at four seats: its orders are the distinct ones (12, not 24).
+    assert len(seatings(("expert", "hard", "medium", "medium"))) == 12
+    with pytest.raises(ValueError):
+        Match("kingdoms", "expert", "hard", games=1, players=4, lineup=("expert", "hard"))
+
+
+def test_tied_seats_share_the_mean_of_their_places():
+    assert placings([[2], [0, 3], [1]], 4) == [2.5, 4.0, 1.0, 2.5]
+    assert placings([[0, 1, 2]], 3) == [2.0, 2.0, 2.0]
+
+
+def test_a_field_is_judged_by_mean_placing():
+    match = Match(
+        "kingdoms", "medium", "easy", games=6, players=3, seed=2, lineup=("medium", "easy", "easy")
+    )
+    results = play_match(match)
+    summary = summarise_field(match, results)
+    places = {s.level: s.place for s in summary.standings}
+    # Each game's places are 1, 2 and 3 (or tied shares of them): they sum to 6.
+    assert all(sum(r.places) == 6 for r in results)
+    assert places["medium"][0] + 2 * places["easy"][0] == pytest.approx(6)
+    mean, low, high = summary.against["easy"]
+    assert mean == pytest.approx(places["medium"][0] - places["easy"][0])
+    assert low <= mean <= high
+    assert sum(s.wins for s in summary.standings) == pytest.approx(6)
 
 
 def test_two_player_kingdom_cards_turns_on_its_two_player_option():
@@ -110,6 +151,14 @@ def test_arena_plays_the_hard_bot_in_worker_processes():
     )
     assert "hard win rate" in out
     assert '"name": "arena.kingdom-cards.hard_v_easy"' in out
+
+
+def test_arena_reports_a_fields_placings():
+    out = arena("kingdoms", "--field", "medium,easy,easy", "--games", "3", "--jobs", "1", "--json")
+    assert "mean placing" in out and "medium's placing minus each other level's" in out
+    assert '"name": "arena.kingdoms.field.medium_easy_easy"' in out
+    with pytest.raises(CommandError, match="--field"):
+        arena("kingdoms", "--field", "medium,grandmaster")
 
 
 def test_arena_refuses_an_unknown_game():

@@ -2,9 +2,12 @@
 
 python manage.py arena kingdoms --a hard --b medium --games 200 --players 2
 python manage.py arena kingdom-cards --a medium --b easy --jobs 2 --plot rates.png
+python manage.py arena kingdoms --field expert,hard,medium --games 60
 
 Prints A's win rate (ties as half) with its 95% Wilson interval, overall and per seat,
-an Elo table derived from it, and each level's decision time (p50 / p99 / max).
+an Elo table derived from it, and each level's decision time (p50 / p99 / max). With
+``--field`` (one level per seat, seated in every order in turn): each level's mean placing
+with its 95% interval, and the first level's placing against each other level's.
 """
 
 from __future__ import annotations
@@ -16,7 +19,16 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from bots.search.arena import GameResult, Match, Summary, play_match, summarise, wilson
+from bots.search.arena import (
+    FieldSummary,
+    GameResult,
+    Match,
+    Summary,
+    play_match,
+    summarise,
+    summarise_field,
+    wilson,
+)
 from bots.search.budget import DEFAULT_THINK_SECONDS
 from bots.strategies import LEVELS
 from games.rules import all_rulesets
@@ -31,6 +43,12 @@ class Command(BaseCommand):
         parser.add_argument("--b", default="medium", choices=LEVELS, help="its opponent")
         parser.add_argument("--games", type=int, default=200)
         parser.add_argument("--players", type=int, default=2)
+        parser.add_argument(
+            "--field",
+            default=None,
+            help="levels, one per seat, comma-separated (e.g. expert,hard,medium): "
+            "mean placings instead of A against B",
+        )
         parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument(
@@ -60,12 +78,17 @@ class Command(BaseCommand):
         seconds = options["budget"]
         if seconds is None and options["playouts"] is None:
             seconds = DEFAULT_THINK_SECONDS
+        lineup = tuple(options["field"].split(",")) if options["field"] else ()
+        unknown = [level for level in lineup if level not in LEVELS]
+        if unknown or len(set(lineup)) == 1:
+            raise CommandError(f"--field needs two or more of {', '.join(LEVELS)}")
         match = Match(
             game=options["game"],
-            a=options["a"],
-            b=options["b"],
+            a=lineup[0] if lineup else options["a"],
+            b=lineup[1] if lineup else options["b"],
             games=options["games"],
-            players=options["players"],
+            players=len(lineup) if lineup else options["players"],
+            lineup=lineup,
             seed=options["seed"],
             seconds=seconds,
             playouts=options["playouts"],
@@ -73,7 +96,7 @@ class Command(BaseCommand):
         )
         bar = tqdm(
             total=match.games,
-            desc=f"{match.game} {match.a} v {match.b}",
+            desc=f"{match.game} {' v '.join(lineup or (match.a, match.b))}",
             unit="game",
             disable=options["no_progress"],
         )
@@ -91,6 +114,12 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         finally:
             bar.close()
+        if lineup:
+            standings = summarise_field(match, results)
+            self.stdout.write(field_report(standings))
+            if options["json"]:
+                self.stdout.write(json.dumps(field_json(standings), sort_keys=True))
+            return
         summary = summarise(match, results)
         self.stdout.write(report(summary))
         if options["json"]:
@@ -100,15 +129,65 @@ class Command(BaseCommand):
             self.stdout.write(f"chart written to {options['plot']}")
 
 
-def report(summary: Summary) -> str:
-    m = summary.match
+def _budget(m: Match) -> str:
     budget = f"{m.seconds:g} s" if m.seconds else ""
     if m.playouts:
         budget = f"{budget} / {m.playouts} playouts".strip(" /")
-    searching = bool({"hard", "expert"} & {m.a, m.b})
+    searching = bool({"hard", "expert"} & {m.a, m.b, *m.lineup})
+    return f", search budget {budget}" if searching else ""
+
+
+def _times(table: dict[str, dict[str, float]]) -> list[str]:
+    lines = ["decision time per level (ms)"]
+    for level, t in sorted(table.items()):
+        lines.append(
+            f"  {level:<8} n={t['n']:<7} p50={t['p50'] * 1000:8.1f}  "
+            f"p99={t['p99'] * 1000:8.1f}  max={t['max'] * 1000:8.1f}"
+        )
+    return lines
+
+
+def field_report(summary: FieldSummary) -> str:
+    m = summary.match
+    lines = [
+        f"{m.game}: {', '.join(m.lineup)} in every seating, {summary.games} games of "
+        f"{m.players} players, seed {m.seed}{_budget(m)}",
+        "mean placing (1 is first), 95% CI, and wins (shared wins split)",
+    ]
+    for standing in summary.standings:
+        mean, low, high = standing.place
+        lines.append(
+            f"  {standing.level:<8} {mean:5.2f}  [{low:.2f}, {high:.2f}]  "
+            f"wins {standing.wins:g} of {summary.games}"
+        )
+    first = m.lineup[0]
+    lines.append(f"{first}'s placing minus each other level's, per game (negative: {first} ahead)")
+    for level, (mean, low, high) in summary.against.items():
+        lines.append(f"  v {level:<8} {mean:+.2f}  [{low:+.2f}, {high:+.2f}]")
+    lines += _times(summary.times)
+    lines.append(f"commands per game: {summary.commands / max(summary.games, 1):.0f}")
+    return "\n".join(lines)
+
+
+def field_json(summary: FieldSummary) -> dict[str, Any]:
+    m = summary.match
+    return {
+        "name": f"arena.{m.game}.field.{'_'.join(m.lineup)}",
+        "games": summary.games,
+        "players": m.players,
+        "seconds": m.seconds,
+        "playouts": m.playouts,
+        "placing": {s.level: [round(v, 3) for v in s.place] for s in summary.standings},
+        "wins": {s.level: s.wins for s in summary.standings},
+        "against": {level: [round(v, 3) for v in d] for level, d in summary.against.items()},
+    }
+
+
+def report(summary: Summary) -> str:
+    m = summary.match
     lines = [
         f"{m.game}: {m.a} v {m.b}, {summary.games} games of {m.players} players, "
-        f"seed {m.seed}" + (f", search budget {budget}" if searching else ""),
+        f"seed {m.seed}{_budget(m)}",
         f"{m.a} win rate {summary.rate:.1%}  95% CI [{summary.low:.1%}, {summary.high:.1%}]"
         f"  ({summary.score_a:g} of {summary.games}, ties count half)",
     ]
@@ -119,12 +198,7 @@ def report(summary: Summary) -> str:
     lines.append("Elo (centred on 1500, 95% CI)")
     for level, (rating, low, high) in sorted(summary.elo.items(), key=lambda kv: -kv[1][0]):
         lines.append(f"  {level:<8} {rating:7.0f}  [{low:.0f}, {high:.0f}]")
-    lines.append("decision time per level (ms)")
-    for level, t in sorted(summary.times.items()):
-        lines.append(
-            f"  {level:<8} n={t['n']:<7} p50={t['p50'] * 1000:8.1f}  "
-            f"p99={t['p99'] * 1000:8.1f}  max={t['max'] * 1000:8.1f}"
-        )
+    lines += _times(summary.times)
     lines.append(f"commands per game: {summary.commands / max(summary.games, 1):.0f}")
     return "\n".join(lines)
 
