@@ -17,33 +17,24 @@ changes that make it use what the ``hard`` level knows at every depth:
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
 from bots.search.budget import Budget
-from bots.search.ismcts import Decision, Edge, Knowledge, Search, key_of
+from bots.search.ismcts import Decision, Edge, Knowledge, Node, Search, key_of
 from games.rules.base import Command, Ruleset
 
-# UCB exploration: smaller than plain ISMCTS's, since the model's values lie close together.
-EXPLORATION = 0.35
-# Progressive widening: a node opens WIDEN_BASE * (visits + 1) ** WIDEN_POWER commands.
-WIDEN_BASE, WIDEN_POWER = 1.5, 0.5
 # Another root command replaces the favourite only with this share more visits.
 OVERTURN = 1.25
 
 
-class _Node:
-    __slots__ = ("visits", "edges", "prior")
-
-    def __init__(self) -> None:
-        self.visits = 0
-        self.edges: dict[str, Edge] = {}
-        self.prior: dict[str, int] | None = None  # command key -> rank, best first
-
-
 class ExpertSearch(Search):
     """One decision of ``seat`` by prior-guided ISMCTS within ``budget``."""
+
+    # UCB exploration: smaller than plain ISMCTS's, since the model's values lie close
+    # together; and progressive widening opens 1.5 * sqrt(visits) commands.
+    exploration = 0.35
+    widen_base = 1.5
 
     def __init__(
         self,
@@ -55,72 +46,23 @@ class ExpertSearch(Search):
         knowledge: Knowledge,
     ) -> None:
         super().__init__(ruleset, state, seat, rng, budget, knowledge)
-        self.tree = _Node()
-        self.tree.prior = {key_of(c): i for i, c in enumerate(self.order)}
+        self.root.prior = {key_of(c): i for i, c in enumerate(self.order)}
 
-    def run(self) -> Decision:
-        by_key = {key_of(c): c for c in self.order}
-        if len(by_key) > 1:
-            while self.clock.left():
-                self.descend()
-                self.clock.spend()
-        edges = self.tree.edges
-        favourite = key_of(self.order[0])
-        best = max(
-            (k for k in by_key if k in edges),
-            key=lambda k: (edges[k].visits, edges[k].reward),
-            default=favourite,
-        )
+    def _chosen(self, keys: list[str], edges: dict[str, Edge]) -> str:
+        """The most visited root command, unless the favourite was visited nearly as often."""
+        best = super()._chosen(keys, edges)
+        favourite = keys[0]
         if favourite in edges and edges[best].visits < OVERTURN * edges[favourite].visits:
-            best = favourite
-        return Decision(
-            by_key[best],
-            self.clock.playouts,
-            {k: e.visits for k, e in edges.items()},
-            {k: e.reward / e.visits for k, e in edges.items() if e.visits},
-        )
+            return favourite
+        return best
 
-    def descend(self) -> None:
-        # Search runs only on rulesets with determinize (OptionalRulesetParts).
-        world = self.ruleset.determinize(self.root_world, self.seat, self.rng)  # type: ignore[attr-defined]
-        node, path = self.tree, []
-        while self.ruleset.outcome(world) is None:
-            seat, commands = self._ranked(world, node)
-            if not commands:
-                break
-            keys = [key_of(c) for c in commands]
-            known = [k for k in keys if k in node.edges]
-            for k in known:
-                node.edges[k].available += 1
-            node.visits += 1
-            width = WIDEN_BASE * node.visits**WIDEN_POWER
-            if len(known) < len(keys) and len(known) < width:
-                # ``commands`` is best first: open the best one not opened yet.
-                i = next(i for i, k in enumerate(keys) if k not in node.edges)
-                edge = node.edges[keys[i]] = Edge(seat)
-                world, _ = self._play(world, seat, commands[i])
-                path.append(edge)
-                break
-            k = self._pick(node, known)
-            edge = node.edges[k]
-            world, events = self._play(world, seat, commands[keys.index(k)])
-            path.append(edge)
-            seen = self._seen(events)
-            child = edge.outcomes.get(seen)
-            if child is None:
-                child = edge.outcomes[seen] = _Node()  # type: ignore[assignment]
-            node = child  # type: ignore[assignment]
-        if not self.clock.left():
-            return  # out of time before the leaf's playout: this iteration counts nothing
-        rewards = self._playout(world)
-        for edge in path:
-            edge.visits += 1
-            edge.reward += rewards[edge.seat]
+    def _opening(self, node: Node, fresh: list[int]) -> int:
+        return fresh[0]  # every node's commands come best first
 
-    def _ranked(self, world: Any, node: _Node) -> tuple[int, list[Command]]:
+    def _choices(self, world: Any, node: Node) -> tuple[int, list[Command]]:
         """The acting seat and its commands in this world, the prior's best first (only
         the prior's commands when it has any legal here: the rest are not worth a node)."""
-        if node is self.tree:
+        if node is self.root:
             return self.seat, self.order
         acting = sorted(self.ruleset.to_act(world))
         if not acting:
@@ -151,19 +93,6 @@ class ExpertSearch(Search):
             self.rng.shuffle(shuffled)
             return shuffled
         return rank(self.ruleset, world, seat, legal, self.rng) or list(legal)
-
-    def _pick(self, node: _Node, keys: list[str]) -> str:
-        best, best_score = keys[0], -math.inf
-        for k in keys:
-            edge = node.edges[k]
-            if not edge.visits:
-                return k  # opened by another world, never played through: try it
-            score = edge.reward / edge.visits + EXPLORATION * math.sqrt(
-                math.log(edge.available) / edge.visits
-            )
-            if score > best_score:
-                best, best_score = k, score
-        return best
 
 
 def search(

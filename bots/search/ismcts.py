@@ -75,11 +75,12 @@ class Edge:
 
 
 class Node:
-    __slots__ = ("visits", "edges")
+    __slots__ = ("visits", "edges", "prior")
 
     def __init__(self) -> None:
         self.visits = 0
         self.edges: dict[str, Edge] = {}
+        self.prior: dict[str, int] | None = None  # a guided search's ranking: key -> rank
 
 
 @dataclass
@@ -103,7 +104,14 @@ def outcome_rewards(ruleset: Ruleset, world: Any, players: int) -> Rewards | Non
 
 
 class Search:
-    """One decision of ``seat`` by SO-ISMCTS within ``budget``."""
+    """One decision of ``seat`` by SO-ISMCTS within ``budget``.
+
+    A guided search (``bots.search.expert``) changes only the parts: which commands a node
+    offers and in which order (``_choices``), which unopened one it opens (``_opening``),
+    the constants, and which root command it finally chooses (``_chosen``)."""
+
+    exploration = EXPLORATION
+    widen_base = WIDEN_BASE
 
     def __init__(
         self,
@@ -140,16 +148,19 @@ class Search:
                 self.iterate()
                 self.clock.spend()
         edges = self.root.edges
-        best = max(
-            (k for k in by_key if k in edges),
-            key=lambda k: (edges[k].visits, edges[k].reward),
-            default=next(iter(by_key)),
-        )
         return Decision(
-            by_key[best],
+            by_key[self._chosen(list(by_key), edges)],
             self.clock.playouts,
             {k: e.visits for k, e in edges.items()},
             {k: e.reward / e.visits for k, e in edges.items() if e.visits},
+        )
+
+    def _chosen(self, keys: list[str], edges: dict[str, Edge]) -> str:
+        """The root command to play: the most visited (then the best rewarded)."""
+        return max(
+            (k for k in keys if k in edges),
+            key=lambda k: (edges[k].visits, edges[k].reward),
+            default=keys[0],
         )
 
     def iterate(self) -> None:
@@ -165,11 +176,9 @@ class Search:
             for k in known:
                 node.edges[k].available += 1
             node.visits += 1
-            width = WIDEN_BASE * node.visits**WIDEN_POWER
+            width = self.widen_base * node.visits**WIDEN_POWER
             if len(known) < len(keys) and len(known) < width:
-                fresh = [i for i, k in enumerate(keys) if k not in node.edges]
-                # The root opens its candidates best first; other nodes at random.
-                i = fresh[0] if node is self.root else self.rng.choice(fresh)
+                i = self._opening(node, [i for i, k in enumerate(keys) if k not in node.edges])
                 edge = node.edges[keys[i]] = Edge(seat)
                 world, _ = self._play(world, seat, commands[i])
                 path.append(edge)
@@ -179,6 +188,8 @@ class Search:
             world, events = self._play(world, seat, commands[keys.index(k)])
             path.append(edge)
             node = edge.outcomes.setdefault(self._seen(events), Node())
+        if not self.clock.left():
+            return  # out of time before the leaf's playout: this iteration counts nothing
         rewards = self._playout(world)
         for edge in path:
             edge.visits += 1
@@ -194,13 +205,18 @@ class Search:
         seat = acting[0] if len(acting) == 1 else self.rng.choice(acting)
         return seat, self.ruleset.legal_commands(world, seat)
 
+    def _opening(self, node: Node, fresh: list[int]) -> int:
+        """Which unopened command a node opens: the root its candidates best first, other
+        nodes one at random."""
+        return fresh[0] if node is self.root else self.rng.choice(fresh)
+
     def _select(self, node: Node, keys: Sequence[str]) -> str:
         best, best_score = keys[0], -math.inf
         for k in keys:
             edge = node.edges[k]
             if not edge.visits:
                 return k  # opened by another world, never played through: try it
-            score = edge.reward / edge.visits + EXPLORATION * math.sqrt(
+            score = edge.reward / edge.visits + self.exploration * math.sqrt(
                 math.log(edge.available) / edge.visits
             )
             if score > best_score:

@@ -205,7 +205,7 @@ def test_the_expert_search_looks_beyond_the_root_within_its_playouts(game):
     assert decision.playouts == 40 and sum(decision.visits.values()) == 40
     assert decision.command in ruleset.legal_commands(state, seat)
     # Some root command was followed by more of the game than itself: a deeper node.
-    assert any(edge.outcomes for edge in found.tree.edges.values())
+    assert any(edge.outcomes for edge in found.root.edges.values())
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
