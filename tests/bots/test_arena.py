@@ -161,6 +161,32 @@ def test_arena_reports_a_fields_placings():
         arena("kingdoms", "--field", "medium,grandmaster")
 
 
+def test_arena_plays_the_match_at_each_thinking_time_and_plots_the_win_rates(tmp_path):
+    chart = tmp_path / "by-time.png"
+    out = arena(
+        "kingdom-cards",
+        "--a",
+        "hard",
+        "--b",
+        "medium",
+        "--games",
+        "1",
+        "--jobs",
+        "1",
+        "--budget",
+        "0.02,0.04",
+        "--json",
+        "--plot",
+        str(chart),
+    )
+    assert out.count("hard win rate") == 2
+    assert "search budget 0.02 s" in out and "search budget 0.04 s" in out
+    assert out.count('"seconds": 0.02') == 1 and out.count('"seconds": 0.04') == 1
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(CommandError):
+        arena("kingdoms", "--budget", "0.5,0")
+
+
 def test_arena_refuses_an_unknown_game():
     with pytest.raises(CommandError):
         arena("chess")

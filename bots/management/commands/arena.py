@@ -3,15 +3,18 @@
 python manage.py arena kingdoms --a hard --b medium --games 200 --players 2
 python manage.py arena kingdom-cards --a medium --b easy --jobs 2 --plot rates.png
 python manage.py arena kingdoms --field expert,hard,medium --games 60
+python manage.py arena kingdom-builder --a hard --b medium --budget 0.1,0.25,0.5,1 --plot t.png
 
 Prints A's win rate (ties as half) with its 95% Wilson interval, overall and per seat,
 an Elo table derived from it, and each level's decision time (p50 / p99 / max). With
 ``--field`` (one level per seat, seated in every order in turn): each level's mean placing
-with its 95% interval, and the first level's placing against each other level's.
+with its 95% interval, and the first level's placing against each other level's. With
+several budgets, the match at each, and ``--plot`` draws the win rate by thinking time.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 from typing import Any
@@ -53,9 +56,11 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument(
             "--budget",
-            type=float,
+            type=_seconds_list,
             default=None,
-            help=f"search bots' seconds per decision (default {DEFAULT_THINK_SECONDS})",
+            help=f"search bots' seconds per decision (default {DEFAULT_THINK_SECONDS}); "
+            "several, comma-separated, play the match at each (--plot: win rate by "
+            "thinking time)",
         )
         parser.add_argument(
             "--playouts", type=int, default=None, help="search bots' playouts per decision"
@@ -75,58 +80,82 @@ class Command(BaseCommand):
             game_options = json.loads(options["options"])
         except json.JSONDecodeError as exc:
             raise CommandError(f"--options is not JSON: {exc}") from exc
-        seconds = options["budget"]
-        if seconds is None and options["playouts"] is None:
-            seconds = DEFAULT_THINK_SECONDS
+        budgets = options["budget"] or [None]
+        if budgets == [None] and options["playouts"] is None:
+            budgets = [DEFAULT_THINK_SECONDS]
         lineup = tuple(options["field"].split(",")) if options["field"] else ()
         unknown = [level for level in lineup if level not in LEVELS]
         if unknown or len(set(lineup)) == 1:
             raise CommandError(f"--field needs two or more of {', '.join(LEVELS)}")
-        match = Match(
-            game=options["game"],
-            a=lineup[0] if lineup else options["a"],
-            b=lineup[1] if lineup else options["b"],
-            games=options["games"],
-            players=len(lineup) if lineup else options["players"],
-            lineup=lineup,
-            seed=options["seed"],
-            seconds=seconds,
-            playouts=options["playouts"],
-            options=game_options,
-        )
-        bar = tqdm(
-            total=match.games,
-            desc=f"{match.game} {' v '.join(lineup or (match.a, match.b))}",
-            unit="game",
-            disable=options["no_progress"],
-        )
-        tally = [0.0, 0]  # A's score, games played
-
-        def tick(result: GameResult) -> None:
-            tally[0] += result.score_a
-            tally[1] += 1
-            bar.update(1)
-            bar.set_postfix_str(f"{match.a} {tally[0] / tally[1]:.0%}", refresh=False)
-
-        try:
-            results = play_match(match, jobs=min(options["jobs"], match.games), on_result=tick)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from exc
-        finally:
-            bar.close()
-        if lineup:
-            standings = summarise_field(match, results)
-            self.stdout.write(field_report(standings))
+        if lineup and len(budgets) > 1:
+            raise CommandError("a field is played at one budget at a time")
+        summaries = []
+        for seconds in budgets:
+            match = Match(
+                game=options["game"],
+                a=lineup[0] if lineup else options["a"],
+                b=lineup[1] if lineup else options["b"],
+                games=options["games"],
+                players=len(lineup) if lineup else options["players"],
+                lineup=lineup,
+                seed=options["seed"],
+                seconds=seconds,
+                playouts=options["playouts"],
+                options=game_options,
+            )
+            results = _played(match, options)
+            if lineup:
+                standings = summarise_field(match, results)
+                self.stdout.write(field_report(standings))
+                if options["json"]:
+                    self.stdout.write(json.dumps(field_json(standings), sort_keys=True))
+                return
+            summary = summarise(match, results)
+            summaries.append(summary)
+            self.stdout.write(report(summary))
             if options["json"]:
-                self.stdout.write(json.dumps(field_json(standings), sort_keys=True))
-            return
-        summary = summarise(match, results)
-        self.stdout.write(report(summary))
-        if options["json"]:
-            self.stdout.write(json.dumps(as_json(summary), sort_keys=True))
+                self.stdout.write(json.dumps(as_json(summary), sort_keys=True))
+            if options["plot"] and len(budgets) == 1:
+                plot(summary, results, options["plot"])
+        if options["plot"] and len(budgets) > 1:
+            plot_by_budget(summaries, options["plot"])
         if options["plot"]:
-            plot(summary, results, options["plot"])
             self.stdout.write(f"chart written to {options['plot']}")
+
+
+def _seconds_list(text: str) -> list[float]:
+    try:
+        values = [float(part) for part in text.split(",")]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not seconds: {text!r}") from exc
+    if any(v <= 0 for v in values):
+        raise argparse.ArgumentTypeError("seconds must be positive")
+    return values
+
+
+def _played(match: Match, options: dict[str, Any]) -> list[GameResult]:
+    """The match's games, with a progress bar of the measured level's running score."""
+    budget = f" at {match.seconds:g} s" if match.seconds else ""
+    bar = tqdm(
+        total=match.games,
+        desc=f"{match.game} {' v '.join(match.lineup or (match.a, match.b))}{budget}",
+        unit="game",
+        disable=options["no_progress"],
+    )
+    tally = [0.0, 0]  # A's score, games played
+
+    def tick(result: GameResult) -> None:
+        tally[0] += result.score_a
+        tally[1] += 1
+        bar.update(1)
+        bar.set_postfix_str(f"{match.a} {tally[0] / tally[1]:.0%}", refresh=False)
+
+    try:
+        return play_match(match, jobs=min(options["jobs"], match.games), on_result=tick)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+    finally:
+        bar.close()
 
 
 def _budget(m: Match) -> str:
@@ -219,6 +248,32 @@ def as_json(summary: Summary) -> dict[str, Any]:
             for level, t in summary.times.items()
         },
     }
+
+
+def plot_by_budget(summaries: list[Summary], path: str) -> None:
+    """A's win rate against B at each thinking time, with its 95% interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    m = summaries[0].match
+    seconds = [s.match.seconds or 0.0 for s in summaries]
+    rates = [s.rate for s in summaries]
+    errors = [[s.rate - s.low for s in summaries], [s.high - s.rate for s in summaries]]
+    figure, axes = plt.subplots(figsize=(6, 4))
+    axes.errorbar(seconds, rates, yerr=errors, marker="o", capsize=5, color="#4a7ab5")
+    axes.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+    axes.set_xscale("log")
+    axes.set_xticks(seconds, [f"{s:g}" for s in seconds])
+    axes.minorticks_off()
+    axes.set_ylim(0, 1)
+    axes.set_xlabel("search bots' thinking time per move (s)")
+    axes.set_ylabel(f"{m.a} win rate v {m.b}")
+    axes.set_title(f"{m.game}, {summaries[0].games} games per point, 95% CI")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
 
 
 def plot(summary: Summary, results: list[GameResult], path: str) -> None:
