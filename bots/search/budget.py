@@ -46,6 +46,7 @@ class Clock:
 
     def __init__(self, budget: Budget, started: float) -> None:
         self.budget = budget
+        self.started = started
         self.playouts = 0
         self.deadline = (
             None
@@ -57,11 +58,18 @@ class Clock:
     def spend(self, playouts: int = 1) -> None:
         self.playouts += playouts
 
-    def left(self) -> bool:
+    def left(self, upcoming: float = 0.0) -> bool:
+        """Whether the budget allows one more playout that takes ``upcoming`` seconds."""
         limit = self.budget.playouts
         if limit is not None and self.playouts >= limit:
             return False
-        return self.deadline is None or time.perf_counter() < self.deadline
+        return self.deadline is None or time.perf_counter() + upcoming < self.deadline
+
+    def pace(self) -> float:
+        """Seconds per playout so far (0 before the first): what the next one may take."""
+        if not self.playouts:
+            return 0.0
+        return (time.perf_counter() - self.started) / self.playouts
 
 
 _BUDGET: ContextVar[Budget | None] = ContextVar("bot_thinking_budget", default=None)

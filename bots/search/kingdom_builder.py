@@ -25,6 +25,8 @@ from games.rules.kingdom_builder.state import SETTLEMENTS_EACH
 
 ROOT_CANDIDATES = 6
 TURNS_AHEAD = 1
+# The expert's playouts run to the game's end once a seat has this many settlements left.
+ENDGAME_SETTLEMENTS = 9
 # Weights of: gold lead, tiles held lead, settlements left lead, gold lead x progress.
 WEIGHTS = (-0.015, 0.4395, 0.0532, 0.2907)
 
@@ -84,4 +86,21 @@ def playout(ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.R
     return value(world, players)
 
 
+def expert_playout(
+    ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.Random
+) -> Rewards:
+    """As ``playout``, but once a seat has ``ENDGAME_SETTLEMENTS`` or fewer left (about
+    three turns from the end) the medium bot plays every seat to the end, so the game's own
+    result values the position instead of the model."""
+    if min(world.supply) > ENDGAME_SETTLEMENTS:
+        return playout(ruleset, world, seat, players, rng)
+    while (outcome := ruleset.outcome(world)) is None:
+        (actor,) = ruleset.to_act(world)
+        for event in ruleset.decide(world, actor, greedy(ruleset, world, actor, rng), rng):
+            world = ruleset.evolve(world, event)
+    return [1.0 / len(outcome.winners) if s in outcome.winners else 0.0 for s in range(players)]
+
+
 KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True)
+# The expert searches as hard does, but plays the last turns out to the real result.
+EXPERT_KNOWLEDGE = Knowledge(candidates=candidates, playout=expert_playout, paired=True)

@@ -102,7 +102,9 @@ def decide(
         seed = rng.getrandbits(64)
         results = []
         for i in alive:
-            if not clock.left():
+            # A playout that would end past the deadline is not started: the game's last
+            # turns played out to the end (the expert's) take far longer than a short one.
+            if not clock.left(clock.pace()):
                 break
             copy = ruleset.copy_state(world)
             chance = random.Random(seed)

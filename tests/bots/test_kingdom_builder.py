@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from bots.search import kingdom_builder as search
+from bots.search.budget import thinking_budget
 from bots.strategies import get_strategy, random_legal
 from bots.strategies.kingdom_builder import FIXED, MOVE_THRESHOLD, Judge, scored_commands
 from games.rules import get_ruleset
@@ -370,3 +372,40 @@ def test_greedy_beats_random_in_most_two_player_expansion_games():
             s = apply(s, seat, bot(RULESET, s, seat, rng), rng)
         wins += RULESET.outcome(s).ranking[0] == [greedy_seat]
     assert wins >= 15
+
+
+def _medium_game_until(supply_left: int, seed: int):
+    """A two-player medium game played until a seat has ``supply_left`` settlements left."""
+    ruleset = get_ruleset("kingdom-builder")
+    medium = get_strategy("kingdom-builder", "medium")
+    rng = random.Random(seed)
+    state = ruleset.fold(ruleset.setup({}, 2, rng))
+    while min(state.supply) > supply_left and ruleset.outcome(state) is None:
+        (seat,) = ruleset.to_act(state)
+        state = ruleset.fold(
+            ruleset.decide(state, seat, medium(ruleset, state, seat, rng), rng), state
+        )
+    return ruleset, state
+
+
+def test_the_experts_playouts_run_to_the_real_end_only_in_the_last_turns():
+    ruleset, early = _medium_game_until(search.ENDGAME_SETTLEMENTS + 10, seed=4)
+    (seat,) = ruleset.to_act(early)
+    # Far from the end: the model values the position, as hard's playout does.
+    assert search.expert_playout(
+        ruleset, ruleset.copy_state(early), seat, 2, random.Random(1)
+    ) == search.playout(ruleset, ruleset.copy_state(early), seat, 2, random.Random(1))
+    ruleset, late = _medium_game_until(search.ENDGAME_SETTLEMENTS, seed=4)
+    (seat,) = ruleset.to_act(late)
+    rewards = search.expert_playout(ruleset, ruleset.copy_state(late), seat, 2, random.Random(1))
+    # Near it: the game's own result, a win, a loss or a shared win.
+    assert sorted(rewards) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_the_expert_plays_legal_commands_within_a_playout_budget():
+    expert = get_strategy("kingdom-builder", "expert")
+    ruleset, late = _medium_game_until(6, seed=9)
+    (seat,) = ruleset.to_act(late)
+    with thinking_budget(seconds=None, playouts=30):
+        command = expert(ruleset, late, seat, random.Random(2))
+    assert command in ruleset.legal_commands(late, seat)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -325,3 +326,13 @@ def test_a_clock_counts_playouts_against_the_budget():
         clock.spend()
         spent += 1
     assert spent == 3 and clock.playouts == 3 and not clock.left()
+
+
+def test_a_clock_does_not_start_a_playout_that_would_end_past_its_deadline():
+    started = time.perf_counter()
+    clock = Budget(seconds=1.0).clock(started=started - 0.5)  # half the second gone
+    assert clock.pace() == 0.0 and clock.left() and clock.left(upcoming=0.2)
+    assert not clock.left(upcoming=0.6)  # would end past the deadline (1 s less the margin)
+    clock.spend(5)
+    # Five playouts in about half a second: about 0.1 s each.
+    assert 0.09 < clock.pace() < 0.2
