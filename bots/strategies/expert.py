@@ -1,19 +1,21 @@
 """The ``expert`` level of every game, within the thinking budget of the call.
 
-Kingdom Builder: the paired search of ``hard`` (``bots.search.pimc``) whose playouts, in
-the last turns of the game, run to the game's real end instead of stopping at the model
-(``bots.search.kingdom_builder.EXPERT_KNOWLEDGE``). Kingdoms and Kingdom Cards:
-information-set MCTS beyond the root (``bots.search.expert``) on worlds sampled from the
-seat's own view, with the game's knowledge of the ``hard`` level (the medium bot's ranking
-as each node's prior, the short playout and fitted model at its leaves). It plays in
-``manage.py arena`` only: no table offers it until it beats ``hard`` (docs/bots.md)."""
+Kingdom Builder and Kingdoms: the paired search of ``hard`` (``bots.search.pimc``) with
+playouts that look further: Kingdom Builder's run to the game's real end in its last turns
+instead of stopping at the model, Kingdoms' play five turns instead of three
+(``EXPERT_KNOWLEDGE`` of ``bots.search.kingdom_builder`` and ``bots.search.kingdoms``).
+Kingdom Cards: information-set MCTS beyond the root (``bots.search.expert``) on worlds
+sampled from the seat's own view, with the game's knowledge of the ``hard`` level (the
+medium bot's ranking as each node's prior, the short playout and fitted model at its
+leaves). It plays in ``manage.py arena`` only: no table offers it until it beats ``hard``
+by a clear margin (docs/bots.md)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from bots.search import expert, kingdom_builder, pimc
+from bots.search import expert, kingdom_builder, kingdoms, pimc
 from bots.search.budget import current_budget
 from bots.search.ismcts import Knowledge
 from bots.strategies import Strategy, register
@@ -23,7 +25,7 @@ from games.rules.base import Command, Ruleset
 
 def paired(knowledge: Knowledge) -> Strategy:
     def expert_level(ruleset: Ruleset, state: Any, seat: int, rng: random.Random) -> Command:
-        """Expert: paired Monte Carlo with the game's last turns played out."""
+        """Expert: paired Monte Carlo with playouts that look further than hard's."""
         return pimc.decide(ruleset, state, seat, rng, current_budget(), knowledge).command
 
     return expert_level
@@ -38,5 +40,5 @@ def tree(knowledge: Knowledge) -> Strategy:
 
 
 register("kingdom-builder", "expert", paired(kingdom_builder.EXPERT_KNOWLEDGE))
-register("kingdoms", "expert", tree(KNOWLEDGE["kingdoms"]))
+register("kingdoms", "expert", paired(kingdoms.EXPERT_KNOWLEDGE))
 register("kingdom-cards", "expert", tree(KNOWLEDGE["kingdom-cards"]))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import time
 
+from bots.search import kingdoms as search
+from bots.search.kingdoms_epoch import Epoch
 from bots.strategies import get_strategy, random_legal
 from bots.strategies.kingdoms import greedy
 from games.rules.kingdoms import KINGDOMS as R
@@ -142,3 +144,20 @@ def test_greedy_passes_when_that_is_all_it_can_do():
     state.starting[seat] = None
     state.supply = []
     assert greedy(R, state, seat, random.Random(0)) == {"type": "pass"}
+
+
+def test_the_experts_playouts_look_five_turns_ahead_where_hards_look_three():
+    ruleset = R
+    rng = random.Random(3)
+    world = ruleset.fold(ruleset.setup({}, 2, rng))
+    seat = world.turn
+    # Five turns on an empty board: as many pieces as turns (a turn's draw is placed in it).
+    for turns in (3, 5):
+        epoch = Epoch(ruleset.copy_state(world))
+        assert epoch.play_out(random.Random(1), 2, turns) is False
+        assert sum(piece is not None for piece in epoch.pieces) == turns
+    expert_value = search.EXPERT_KNOWLEDGE.playout(ruleset, world, seat, 2, random.Random(7))
+    assert expert_value == search.playout(ruleset, world, seat, 2, random.Random(7), turns=5)
+    assert search.KNOWLEDGE.playout(ruleset, world, seat, 2, random.Random(7)) == (
+        search.playout(ruleset, world, seat, 2, random.Random(7), turns=3)
+    )
