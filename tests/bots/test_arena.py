@@ -159,6 +159,8 @@ def test_arena_reports_a_fields_placings():
     assert '"name": "arena.kingdoms.field.medium_easy_easy"' in out
     with pytest.raises(CommandError, match="--field"):
         arena("kingdoms", "--field", "medium,grandmaster")
+    with pytest.raises(CommandError, match="one budget at a time"):
+        arena("kingdoms", "--field", "hard,medium,easy", "--budget", "0.1,0.2")
 
 
 def test_arena_plays_the_match_at_each_thinking_time_and_plots_the_win_rates(tmp_path):
