@@ -6,10 +6,7 @@ followed by the game's playout seeded alike: the candidates are compared on the 
 hidden cards and tiles (common random numbers), so a round's differences between them
 say more than their separate results would. Successive rejection drops, at rounds
 ``first_cut``, twice that, four times that, ..., every candidate whose mean lags the
-leader's by more than ``reject_z`` standard errors of the paired difference, and every
-candidate whose every result so far equals the leader's: on the same worlds and seeds it
-came to the same thing (in Kingdom Builder, often the same settlements in another order),
-so more rounds would not tell them apart and the one ranked first is kept. At the end
+leader's by more than ``reject_z`` standard errors of the paired difference. At the end
 the leader is chosen only if it beats the prior's favourite (the first candidate, e.g.
 the medium bot's choice) by ``choose_z`` standard errors; otherwise the favourite stands,
 so that noise alone rarely overturns the prior. The three come from the game's
@@ -56,12 +53,6 @@ def _lags(leader: _Record, other: _Record, z: float) -> bool:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean > z * math.sqrt(var / n) + 1e-9
-
-
-def _same(leader: _Record, other: _Record) -> bool:
-    """Whether ``other`` came to exactly the leader's result in every paired round."""
-    n = min(len(leader.rewards), len(other.rewards))
-    return n >= 2 and leader.rewards[:n] == other.rewards[:n]
 
 
 def decide(
@@ -125,16 +116,11 @@ def decide(
         rounds += 1
         if rounds >= cut:
             cut *= 2
-            # The first-ranked of the best (``max`` keeps the first of equals).
             leader = max(alive, key=lambda i: records[i].mean())
             alive = [
                 i
                 for i in alive
-                if i == leader
-                or not (
-                    _lags(records[leader], records[i], patience.reject_z)
-                    or _same(records[leader], records[i])
-                )
+                if i == leader or not _lags(records[leader], records[i], patience.reject_z)
             ]
     best = max(range(len(candidates)), key=lambda i: (i in alive, records[i].mean()))
     if best != 0 and not _lags(records[best], records[0], patience.choose_z):

@@ -259,28 +259,6 @@ def test_the_favourite_stands_when_the_playouts_cannot_tell_the_candidates_apart
     assert decision.command == favourite
 
 
-def test_candidates_that_come_to_the_same_thing_stop_the_search_early():
-    # Kingdom Builder's three settlements of a turn, in another order, end the turn alike:
-    # once every paired result so far is equal, more rounds cannot part them.
-    ruleset, state, seat = midgame("kingdoms", 5, moves=4)
-    legal = ruleset.legal_commands(state, seat)
-    favourite = legal[len(legal) // 2]
-
-    def candidates(ruleset, world, seat, legal, rng):
-        return [favourite] + [c for c in legal if c != favourite][:5]
-
-    def alike(ruleset, world, seat, players, rng):
-        mine = rng.random()  # the same seed for every candidate of a round: the same value
-        return [mine if s == seat else 1 - mine for s in range(players)]
-
-    knowledge = Knowledge(candidates=candidates, playout=alike, paired=True)
-    budget = Budget(seconds=None, playouts=600)
-    decision = pimc.decide(ruleset, state, seat, random.Random(1), budget, knowledge)
-    assert decision.command == favourite
-    # Six candidates for the four rounds before the first cut, and no more.
-    assert decision.playouts == 24 and list(decision.visits.values()) == [4] * 6
-
-
 @pytest.mark.parametrize(("patience", "visits"), [(Patience(), 4), (Patience(first_cut=8), 6)])
 def test_a_candidate_clearly_behind_leaves_the_race_at_the_first_cut(patience, visits):
     ruleset, state, seat = midgame("kingdoms", 5, moves=4)
