@@ -71,11 +71,18 @@ def value(world: Any, players: int) -> Rewards:
     return rewards
 
 
-def playout(ruleset: Ruleset, world: Any, seat: int, players: int, rng: random.Random) -> Rewards:
-    """The medium bot plays on until ``TURNS_AHEAD`` more turns have started; then the
-    model values the position."""
-    last = sum(world.turns) + TURNS_AHEAD
-    while ruleset.outcome(world) is None and sum(world.turns) < last:
+def playout(
+    ruleset: Ruleset,
+    world: Any,
+    seat: int,
+    players: int,
+    rng: random.Random,
+    turns_ahead: int | None = TURNS_AHEAD,
+) -> Rewards:
+    """The medium bot plays on until ``turns_ahead`` more turns have started (None: to the
+    game's end); then the model values the position, or the game's result if it ended."""
+    last = None if turns_ahead is None else sum(world.turns) + turns_ahead
+    while ruleset.outcome(world) is None and (last is None or sum(world.turns) < last):
         (actor,) = ruleset.to_act(world)
         for event in ruleset.decide(world, actor, greedy(ruleset, world, actor, rng), rng):
             world = ruleset.evolve(world, event)
@@ -92,13 +99,8 @@ def expert_playout(
     """As ``playout``, but once a seat has ``ENDGAME_SETTLEMENTS`` or fewer left (about
     three turns from the end) the medium bot plays every seat to the end, so the game's own
     result values the position instead of the model."""
-    if min(world.supply) > ENDGAME_SETTLEMENTS:
-        return playout(ruleset, world, seat, players, rng)
-    while (outcome := ruleset.outcome(world)) is None:
-        (actor,) = ruleset.to_act(world)
-        for event in ruleset.decide(world, actor, greedy(ruleset, world, actor, rng), rng):
-            world = ruleset.evolve(world, event)
-    return [1.0 / len(outcome.winners) if s in outcome.winners else 0.0 for s in range(players)]
+    endgame = min(world.supply) <= ENDGAME_SETTLEMENTS
+    return playout(ruleset, world, seat, players, rng, None if endgame else TURNS_AHEAD)
 
 
 KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True)

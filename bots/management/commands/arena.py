@@ -166,14 +166,27 @@ def _budget(m: Match) -> str:
     return f", search budget {budget}" if searching else ""
 
 
-def _times(table: dict[str, dict[str, float]]) -> list[str]:
+def _times(table: dict[str, dict[str, float]], commands: int, games: int) -> list[str]:
+    """The reports' last lines: each level's decision times, and commands per game."""
     lines = ["decision time per level (ms)"]
     for level, t in sorted(table.items()):
         lines.append(
             f"  {level:<8} n={t['n']:<7} p50={t['p50'] * 1000:8.1f}  "
             f"p99={t['p99'] * 1000:8.1f}  max={t['max'] * 1000:8.1f}"
         )
+    lines.append(f"commands per game: {commands / max(games, 1):.0f}")
     return lines
+
+
+def _json_head(m: Match, name: str, games: int) -> dict[str, Any]:
+    """What every JSON summary starts with: its name, games, players and budget."""
+    return {
+        "name": f"arena.{m.game}.{name}",
+        "games": games,
+        "players": m.players,
+        "seconds": m.seconds,
+        "playouts": m.playouts,
+    }
 
 
 def field_report(summary: FieldSummary) -> str:
@@ -193,19 +206,14 @@ def field_report(summary: FieldSummary) -> str:
     lines.append(f"{first}'s placing minus each other level's, per game (negative: {first} ahead)")
     for level, (mean, low, high) in summary.against.items():
         lines.append(f"  v {level:<8} {mean:+.2f}  [{low:+.2f}, {high:+.2f}]")
-    lines += _times(summary.times)
-    lines.append(f"commands per game: {summary.commands / max(summary.games, 1):.0f}")
+    lines += _times(summary.times, summary.commands, summary.games)
     return "\n".join(lines)
 
 
 def field_json(summary: FieldSummary) -> dict[str, Any]:
     m = summary.match
     return {
-        "name": f"arena.{m.game}.field.{'_'.join(m.lineup)}",
-        "games": summary.games,
-        "players": m.players,
-        "seconds": m.seconds,
-        "playouts": m.playouts,
+        **_json_head(m, f"field.{'_'.join(m.lineup)}", summary.games),
         "placing": {s.level: [round(v, 3) for v in s.place] for s in summary.standings},
         "wins": {s.level: s.wins for s in summary.standings},
         "against": {level: [round(v, 3) for v in d] for level, d in summary.against.items()},
@@ -227,19 +235,14 @@ def report(summary: Summary) -> str:
     lines.append("Elo (centred on 1500, 95% CI)")
     for level, (rating, low, high) in sorted(summary.elo.items(), key=lambda kv: -kv[1][0]):
         lines.append(f"  {level:<8} {rating:7.0f}  [{low:.0f}, {high:.0f}]")
-    lines += _times(summary.times)
-    lines.append(f"commands per game: {summary.commands / max(summary.games, 1):.0f}")
+    lines += _times(summary.times, summary.commands, summary.games)
     return "\n".join(lines)
 
 
 def as_json(summary: Summary) -> dict[str, Any]:
     m = summary.match
     return {
-        "name": f"arena.{m.game}.{m.a}_v_{m.b}",
-        "games": summary.games,
-        "players": m.players,
-        "seconds": m.seconds,
-        "playouts": m.playouts,
+        **_json_head(m, f"{m.a}_v_{m.b}", summary.games),
         "rate": round(summary.rate, 4),
         "ci95": [round(summary.low, 4), round(summary.high, 4)],
         "elo": {level: round(v[0]) for level, v in summary.elo.items()},
