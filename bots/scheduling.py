@@ -121,17 +121,24 @@ def owed_turns_send(*, now: datetime | None = None) -> int:
     return sent
 
 
-def sweep() -> tuple[int, int]:
-    """One round of the embedded server's ``Ticker`` and of ``manage.py sweep_clocks``:
-    record the timeouts of clocks that ran out, close the rematch tables nobody came to,
-    seat the quick-match players whose wait is over, then send again the bot turns owed
-    whose lease ran out; returns (timeouts recorded, bot turns sent again)."""
+def tables_sweep() -> int:
+    """The tables' timers, one round: record the timeouts of clocks that ran out, close
+    the rematch tables nobody came to, seat the quick-match players whose wait is over.
+    Celery beat runs it (bots/tasks.py ``sweep_clocks``), and so does ``sweep``; returns
+    the timeouts recorded."""
     from games.services import clock_sweep, quick_matches_settle, stale_rematches_close
 
     timeouts = clock_sweep()
     stale_rematches_close()
     quick_matches_settle()
-    return timeouts, owed_turns_send()
+    return timeouts
+
+
+def sweep() -> tuple[int, int]:
+    """One round of the embedded server's ``Ticker`` and of ``manage.py sweep_clocks``:
+    the tables' timers (``tables_sweep``), then the bot turns owed whose lease ran out;
+    returns (timeouts recorded, bot turns sent again)."""
+    return tables_sweep(), owed_turns_send()
 
 
 class Ticker:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from bots.runners import take_turn
-from bots.scheduling import owed_turns_send
+from bots.scheduling import owed_turns_send, tables_sweep
 
 __all__ = ["dispatch_bot_turns", "observe_sweep_lag", "sweep_clocks", "take_turn"]
 
@@ -24,15 +24,11 @@ def dispatch_bot_turns() -> int:
 # a backlog of hard-bot turns.
 @shared_task(name="bots.tasks.sweep_clocks", ignore_result=True)
 def sweep_clocks() -> int:
-    """Run by Celery beat every CLOCK_SWEEP_EVERY seconds (see kingdom/settings.py): record
-    the clocks' timeouts and close the rematch tables nobody came to. Returns the timeouts
-    recorded."""
-    from games.services import clock_sweep, stale_rematches_close
-
+    """Run by Celery beat every CLOCK_SWEEP_EVERY seconds (see kingdom/settings.py): the
+    tables' timers (bots/scheduling.py ``tables_sweep``: clocks, rematches, quick
+    matches). Returns the timeouts recorded."""
     observe_sweep_lag()
-    timeouts = clock_sweep()
-    stale_rematches_close()
-    return timeouts
+    return tables_sweep()
 
 
 def observe_sweep_lag() -> None:

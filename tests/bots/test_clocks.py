@@ -230,6 +230,16 @@ def test_celery_beat_task_runs_the_sweep(players, clock):
     assert len(timeouts(game)) == 1
 
 
+def test_celery_beat_task_seats_a_quick_match_whose_wait_is_over(players, clock):
+    (ana,) = players[:1]
+    services.quick_match_join(user=ana, ruleset="kingdoms", seats=2, bots_after=30)
+    clock.advance(seconds=31)
+    tasks.sweep_clocks.apply().get()
+    game = Game.objects.get()
+    assert game.status == Game.Status.ACTIVE
+    assert services.quick_match_state(user=ana) == {"status": "matched", "table": str(game.id)}
+
+
 def test_the_sweep_command_records_timeouts(players, clock, capsys):
     from django.core.management import call_command
 

@@ -12,6 +12,7 @@ const COUNTS_MS = 30000;
 let polling = null;
 let asked = 0; // a look answered after a newer request or cancel is stale: dropped
 let looking = null; // the request this page waits with: asked again if the socket reopens
+let leaving = false; // the socket's news and a poll can both say "matched": go once
 
 function forms() {
   return [...document.querySelectorAll("form.quick-match")];
@@ -22,6 +23,9 @@ function statusOf(form) {
 }
 
 function goTo(table) {
+  // A second assignment to location.href would abort the first navigation.
+  if (leaving) return;
+  leaving = true;
   window.location.href = `/tables/${table}/`;
 }
 
