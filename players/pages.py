@@ -14,6 +14,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -67,8 +68,31 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "players/signup.html", {"form": form})
 
 
+BOT_ACCOUNT_REFUSED = (
+    "Bot accounts play through the API with their token, not on the web: see "
+    "docs/bot-api.md (the API's reference is at /api/docs/)."
+)
+
+
+class LoginForm(auth_forms.AuthenticationForm):
+    """Django's, refusing a bot account (whose password is right): it plays through the
+    API only (docs/bot-api.md)."""
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        super().confirm_login_allowed(user)
+        if selectors.is_bot(user):
+            raise forms.ValidationError(BOT_ACCOUNT_REFUSED, code="bot_account")
+
+    @property
+    def bot_account_refused(self) -> bool:
+        """Whether the refusal is that of a bot account (the page says so, not "didn't
+        match")."""
+        return self.has_error(NON_FIELD_ERRORS, "bot_account")
+
+
 class LoginView(auth_views.LoginView):
     template_name = "players/login.html"
+    authentication_form = LoginForm
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if refused := _throttled(request, "login", self.template_name, self.get_form_class()()):

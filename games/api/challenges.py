@@ -121,7 +121,7 @@ class BotMove(_Authenticated):
     def post(self, request: Request, game_id: str) -> Response:
         """A move, through the one way in for a move: the same answers as
         ``POST /api/tables/<id>/commands/``."""
-        return moves.posted(game_id, request.user, request.data)
+        return moves.posted(request, game_id)
 
 
 class BotResign(_Authenticated):

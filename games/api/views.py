@@ -224,7 +224,7 @@ class TableCommands(_TableAction):
     )
     def post(self, request: Request, game_id: str) -> Response:
         # Its news is published by news_middleware, on the request's own event loop.
-        return moves.posted(game_id, request.user, request.data)
+        return moves.posted(request, game_id)
 
 
 class TableLegal(APIView):

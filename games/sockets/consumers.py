@@ -58,6 +58,13 @@ class GameConsumer(GuardedJsonConsumer):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
+        # A bot account plays through the API only (games/api/moves.py): a socket opened
+        # with a ticket its API token minted is the API; a browser session's is not. Once
+        # a move of this socket's account is recorded the account is known to be a
+        # person's for good (one that has sat at a table never becomes a bot account:
+        # players.services.bot_upgrade), and its moves skip the look-up.
+        api_client = self.scope.get("ticketed") and not self.scope.get("session_group")
+        self.may_be_a_bot_on_the_web = not api_client
         try:
             await self._head()
         except ServiceError:
@@ -175,7 +182,10 @@ class GameConsumer(GuardedJsonConsumer):
     @in_worker_thread
     def _move(self, body: dict[str, Any]) -> Submitted:
         try:
-            return moves.move(self.game_id, self.scope.get("user"), body)
+            user, web = self.scope.get("user"), self.may_be_a_bot_on_the_web
+            result = moves.move(self.game_id, user, body, from_the_web=web)
+            self.may_be_a_bot_on_the_web = False
+            return result
         finally:
             # Back to the pool at once: the worker thread may idle long after the move.
             connections.close_all()
