@@ -8,17 +8,22 @@ from django.db.models import QuerySet
 
 from community.models import ChatMessage, ModerationRecord, Report
 from games.models import Game
+from players import selectors as player_selectors
 
 CHAT_HISTORY = 100
 
 
 def chat_message_json(message: ChatMessage) -> dict[str, Any]:
-    """A chat line as everyone sees it; a hidden one keeps only its id (clients drop it)."""
+    """A chat line as everyone sees it; a hidden one keeps only its id (clients drop it).
+    An author who is a bot account is marked as one (``bot_account``), as at the table's
+    seats: read with the author when the message was read by ``chat_message`` or
+    ``chat_history``."""
     if message.hidden:
         return {"id": message.pk, "hidden": True}
     return {
         "id": message.pk,
         "author": message.author.username,
+        "bot_account": player_selectors.is_bot(message.author),
         "body": message.body,
         "created_at": message.created_at.isoformat(),
         "hidden": False,
@@ -29,14 +34,14 @@ def chat_history(game: Game, limit: int = CHAT_HISTORY) -> list[dict[str, Any]]:
     """The last ``limit`` visible messages of a table, oldest first."""
     rows = (
         ChatMessage.objects.filter(game=game, hidden=False)
-        .select_related("author")
+        .select_related("author__bot_account")
         .order_by("-created_at", "-id")[:limit]
     )
     return [chat_message_json(m) for m in reversed(list(rows))]
 
 
 def chat_message(message_id: int) -> ChatMessage | None:
-    return ChatMessage.objects.select_related("author").filter(pk=message_id).first()
+    return ChatMessage.objects.select_related("author__bot_account").filter(pk=message_id).first()
 
 
 def report_json(report: Report) -> dict[str, Any]:

@@ -15,6 +15,9 @@ class ChatMessageSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     hidden = serializers.BooleanField()
     author = serializers.CharField(required=False)
+    bot_account = serializers.BooleanField(
+        required=False, help_text="the author is a bot account (shown as a bot)"
+    )
     body = serializers.CharField(required=False)
     created_at = serializers.DateTimeField(required=False)
 

@@ -76,7 +76,8 @@ class TableChat {
         line.created_at
           ? h("time", { class: "chat-time", datetime: line.created_at, title: new Date(line.created_at).toLocaleString() }, new Date(line.created_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }))
           : null,
-        h("span", { class: "chat-author" }, line.author),
+        // A bot account's name reads as at the table's seats: "robo (bot)".
+        h("span", { class: "chat-author" }, line.bot_account ? `${line.author} (bot)` : line.author),
         h("span", { class: "chat-body" }, line.body),
         this.canPost && !mine
           ? h("button", { type: "button", class: "link-button chat-report", title: "Report this message to the moderators", onclick: () => this.report(line) }, "report")

@@ -8,10 +8,12 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from rest_framework.test import APIClient
 
-from community import services
+from community import selectors, services
 from community.models import Report
 from kingdom.routing import websocket_urlpatterns
+from players import services as players_services
 from tests.games.helpers import humans_game, make_moderator
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,6 +50,38 @@ def test_history_then_live_lines_for_everyone_at_the_table(game_of_two):
             assert line["message"]["author"] == "bob" and line["message"]["body"] == "you too"
         await speaker.disconnect()
         await watcher.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_bot_accounts_lines_are_marked_as_a_bots_wherever_they_are_read(
+    game_of_two, make_user, django_assert_num_queries
+):
+    game, ana, _bob = game_of_two
+    robo = make_user("robo")
+    players_services.bot_upgrade(user=robo)
+    services.chat_post(game_id=game.id, user=ana, body="hello")
+    services.chat_post(game_id=game.id, user=robo, body="beep")
+    client = APIClient()
+    client.force_authenticate(robo)
+    posted = client.post(f"/api/tables/{game.id}/chat/", {"body": "boop"}, format="json")
+    assert posted.status_code == 201, posted.json()
+    assert (posted.json()["author"], posted.json()["bot_account"]) == ("robo", True)
+    marked = [("ana", False), ("robo", True), ("robo", True)]
+    history = client.get(f"/api/tables/{game.id}/chat/").json()["messages"]
+    assert [(m["author"], m["bot_account"]) for m in history] == marked
+    with django_assert_num_queries(1):  # read with the authors, however many
+        selectors.chat_history(game)
+
+    async def scenario():
+        ws = connect(game.id, ana)
+        assert (await ws.connect())[0]
+        opening = await ws.receive_json_from(timeout=5)
+        assert [(m["author"], m["bot_account"]) for m in opening["messages"]] == marked
+        await sync_to_async(services.chat_post)(game_id=game.id, user=robo, body="live")
+        line = (await ws.receive_json_from(timeout=5))["message"]
+        assert (line["author"], line["bot_account"], line["body"]) == ("robo", True, "live")
+        await ws.disconnect()
 
     async_to_sync(scenario)()
 
