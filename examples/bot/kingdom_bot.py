@@ -33,6 +33,14 @@ log = logging.getLogger("kingdom_bot")
 RULESETS = ("kingdoms", "kingdom-builder", "kingdom-cards")
 # The server sends an empty line at least every 7 seconds: silence this long is a dead line.
 READ_TIMEOUT = 30
+# A game's stream ends after the game's result; one that ends (or fails) before it, as
+# when a server restarts, is reopened after its last seq, after these waits in turn (the
+# last one repeated), from the first again once a line arrives.
+RESUME_WAITS = (0.5, 1.0, 2.0, 4.0, 8.0)
+OVER = {"finished", "aborted"}
+# Answers to a game's stream that reopening would not change: the token revoked, the
+# game gone.
+GIVE_UP = {401, 403, 404}
 Choose = Callable[[str, dict[str, Any], int | None], dict[str, Any]]
 
 
@@ -141,10 +149,11 @@ class Bot:
 
     # ---- one game ---------------------------------------------------------------------
     def play(self, game_id: str) -> None:
+        """Play the seat until the game's stream says the game is over, reopening the
+        stream after its last seq whenever it ends or fails before that."""
         api = self.api.another()
-        seq, seat, acted_at = 0, None, -1
-        over = False
-        while not over:
+        seq, seat, acted_at, failures = 0, None, -1, 0
+        while True:
             try:
                 path = f"/api/bot/game/stream/{game_id}/?after={seq}"
                 for line in api.lines(path):
@@ -154,16 +163,28 @@ class Bot:
                         state = line
                     else:
                         continue
-                    seq = state["seq"]
-                    over = state["status"] in {"finished", "aborted"}
+                    seq, failures = state["seq"], 0
+                    if state["status"] in OVER:
+                        self.finished(game_id)
+                        return
                     if state["legal"] and seq > acted_at:
-                        acted_at = seq
                         self.move(api, game_id, state, seat)
-                over = True  # the stream ends after the result
+                        acted_at = seq  # (a move that failed is tried again on resuming)
+                why = "ended before the result"
+            except requests.HTTPError as exc:
+                status = exc.response.status_code if exc.response is not None else None
+                if status in GIVE_UP:
+                    log.error("game %s stream refused (%s): leaving the game", game_id, status)
+                    with self.lock:
+                        self.playing.discard(game_id)
+                    return
+                why = str(exc)
             except requests.RequestException as exc:
-                log.warning("game %s stream: %s; resuming after %s", game_id, exc, seq)
-                time.sleep(1)
-        self.finished(game_id)
+                why = str(exc)
+            wait = RESUME_WAITS[min(failures, len(RESUME_WAITS) - 1)]
+            failures += 1
+            log.warning("game %s stream %s; resuming after %s in %g s", game_id, why, seq, wait)
+            time.sleep(wait)
 
     def move(self, api: Api, game_id: str, state: dict[str, Any], seat: int | None) -> None:
         command = self.choose(game_id, state, seat)
@@ -173,6 +194,10 @@ class Bot:
         answer = api.post(f"/api/bot/game/{game_id}/move/", body)
         if answer.status_code == 409:
             return  # someone moved first: the stream brings the new state
+        if answer.status_code == 429 or answer.status_code >= 500:
+            # Not decided (too fast, or a server away): the game's stream is resumed and
+            # the move tried again, under the same command id.
+            raise requests.HTTPError(f"move answered {answer.status_code}", response=answer)
         if answer.status_code >= 400:
             log.error("game %s: %s refused: %s", game_id, command, answer.text)
 
