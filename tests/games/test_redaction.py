@@ -164,14 +164,18 @@ def assert_nothing_secret_reached(
 
 
 def rest_table(
-    client, ruleset: str, bots: int, seed: str | None = None, game_id: uuid.UUID | None = None
+    client,
+    ruleset: str,
+    bots: int,
+    seed: str | None = None,
+    game_id: uuid.UUID | None = None,
+    options: dict | None = None,
 ) -> str:
+    body = {"ruleset": ruleset, "seats": bots + 1, "options": options or {}}
     with mock.patch.object(
         Game._meta.get_field("id"), "_get_default", lambda: game_id or uuid.uuid4()
     ):
-        response = client.post(
-            "/api/tables/", {"ruleset": ruleset, "seats": bots + 1}, format="json"
-        )
+        response = client.post("/api/tables/", body, format="json")
     assert response.status_code == 201, response.json()
     game_id = response.json()["id"]
     for _ in range(bots):
@@ -377,3 +381,97 @@ def test_kingdom_cards_through_the_game_stream_never_shows_another_seats_cards(a
     full = next(p for where, _s, p in seat_lines if where == "seat gameFull")
     assert full["state"]["view"]["hand"] is not None
     assert dealt.private[str(seat)]["hand"]
+
+
+@on_postgres_only
+def test_kingdom_builder_through_the_game_stream_never_shows_another_seats_hand(api):
+    from rest_framework.authtoken.models import Token
+
+    client, watcher = api("ana"), api("watcher")
+    # Hands of three secret terrain cards: every seat holds secrets all game long.
+    game_id = rest_table(client, "kingdom-builder", bots=2, options={"terrain_draw": "hand"})
+    received = play_seat_through_the_stream(
+        client, game_id, Token.objects.create(user=watcher.user).key
+    )
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.Status.FINISHED
+    rows = rows_of(game)
+    seat = game.seats.get(user=client.user).number
+    revealed = seed_revealed_at(rows, game.seed)
+    seat_lines = [r for r in received if r[0].startswith("seat")]
+    spectator_lines = [r for r in received if r[0].startswith("spectator")]
+    for viewer, lines in ((seat, seat_lines), (None, spectator_lines)):
+        secrets = secrets_by_seq("kingdom-builder", rows, viewer)
+        assert any(secrets.values()), "the deal hid something from this viewer"
+        assert_nothing_secret_reached(lines, secrets, game.seed, revealed)
+        # Each event exactly as the redaction rule makes it for this viewer (public and
+        # the viewer's own part, no other seat's), once, in order.
+        events = [(s, p) for where, s, p in lines if where.endswith("event")]
+        assert [s for s, _ in events] == list(range(1, game.head_seq + 1))
+        for (_seq, event), row in zip(events, rows, strict=True):
+            assert event["data"] == selectors.redact(row, viewer)["data"], row.type
+    # Before the result a view shows its seat's own hand and nobody else's.
+    seat_views = [
+        (p["state"]["view"] if where.endswith("gameFull") else p["view"])
+        for where, s, p in seat_lines
+        if where in {"seat gameFull", "seat gameState"} and s < revealed
+    ]
+    spectator_views = [
+        (p["state"]["view"] if where.endswith("gameFull") else p["view"])
+        for where, s, p in spectator_lines
+        if where in {"spectator gameFull", "spectator gameState"} and s < revealed
+    ]
+    assert seat_views and spectator_views
+    assert all(len(v["hand"]) == v["players"][seat]["hand_size"] for v in seat_views)
+    assert all(v["hand"] is None for v in spectator_views)
+
+
+# ---- through the bot API's account stream ------------------------------------------------
+@pytest.mark.parametrize(
+    ("ruleset", "options"),
+    [
+        ("kingdoms", {}),
+        ("kingdom-builder", {"terrain_draw": "hand"}),
+        ("kingdom-cards", {"allow_two_players": True}),
+    ],
+)
+def test_the_account_streams_game_lines_carry_no_seats_secrets_or_the_seed(
+    make_user, ruleset, options
+):
+    """``gameStart`` when the table starts, and again on opening the stream while the game
+    is in progress: the game's players and links, nothing of its deal."""
+    from asgiref.sync import async_to_sync, sync_to_async
+    from rest_framework.authtoken.models import Token
+
+    from tests.games.ndjson import NdjsonStream
+
+    ana = make_user("ana")
+    game = game_with_bots(ana, ruleset=ruleset, bots=1, options=options)
+    key = Token.objects.create(user=ana).key
+
+    async def game_lines() -> list[dict]:
+        live = NdjsonStream("/api/stream/event/", key)
+        assert await live.open() == 200
+        await sync_to_async(services.game_start)(game_id=game.id, user=ana)
+        started = await live.next_object()
+        await live.close()
+        reopened = NdjsonStream("/api/stream/event/", key)
+        assert await reopened.open() == 200
+        opening = await reopened.next_object()
+        await reopened.close()
+        return [started, opening]
+
+    lines = async_to_sync(game_lines)()
+    assert [(line["type"], line["game"]["id"]) for line in lines] == [
+        ("gameStart", str(game.id))
+    ] * 2
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    rows = rows_of(game)
+    seat = game.seats.get(user=ana).number
+    # Whatever was hidden from ana at any point so far (the lines say nothing of the deal).
+    secrets = set().union(*secrets_by_seq(ruleset, rows, seat).values())
+    assert secrets, "the deal hides something from ana"
+    for line in lines:
+        assert not string_values(line) & secrets
+        assert game.seed not in json.dumps(line)
