@@ -1,12 +1,17 @@
 """The bot API end to end: a person challenges the reference bot (examples/bot/, a
 process of its own on web process A) through web process B; the bot accepts from its
-event stream, follows the game's stream and plays its seat to the result, in each game."""
+event stream, follows the game's stream and plays its seat to the result, in each game.
+And a challenge made on one web process reaches an event stream open on the other at
+once."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
+import time
+import urllib.request
 
 from games.models import Game, GameEvent
 from tests.production.helpers import PRODUCTION, assert_log_is_sound, play_randomly, seat_of
@@ -19,6 +24,8 @@ GAMES = [
     ("kingdom-cards", {"allow_two_players": True}),
 ]
 ACCEPT_SECONDS = 20
+# A challenge reaches the challenged player's event stream, on any process, this soon.
+CHALLENGE_REACHES_STREAM_SECONDS = 1.0
 
 
 def test_a_person_challenges_the_reference_bot_and_it_plays_each_game_to_the_result(
@@ -74,3 +81,36 @@ def test_a_person_challenges_the_reference_bot_and_it_plays_each_game_to_the_res
         if bot.poll() is None:
             bot.kill()
             bot.wait()
+
+
+def _next_object(stream) -> dict:
+    """The stream's next JSON line (keep-alive lines skipped)."""
+    while True:
+        raw = stream.readline()
+        assert raw, "the event stream ended"
+        if raw.strip():
+            return json.loads(raw)
+
+
+def test_a_challenge_made_on_one_process_reaches_an_event_stream_on_the_other_at_once(
+    cluster, player
+):
+    a, b = cluster.urls
+    ana, bob, carol = player("ana"), player("bob"), player("carol")
+    earlier = carol.http(b).post("/api/challenge/bob/", {"ruleset": "kingdoms"}, expect=201)
+    request = urllib.request.Request(
+        a + "/api/stream/event/", headers={"Authorization": f"Token {bob.token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as stream:
+        assert stream.headers["Content-Type"] == "application/x-ndjson"
+        # The opening's lines are sent once the stream listens: from here on it hears all.
+        opening = _next_object(stream)
+        assert (opening["type"], opening["challenge"]["id"]) == ("challenge", earlier["id"])
+        made = ana.http(b).post("/api/challenge/bob/", {"ruleset": "kingdoms"}, expect=201)
+        answered = time.monotonic()
+        # (Read after the answer: a line that came before it is read at once.)
+        line = _next_object(stream)
+        waited = time.monotonic() - answered
+    assert line["type"] == "challenge" and line["challenge"]["id"] == made["id"]
+    assert line["challenge"]["challenger"] == {"name": "ana", "bot": False}
+    assert waited <= CHALLENGE_REACHES_STREAM_SECONDS, f"{waited:.3f} s after the answer"
