@@ -119,6 +119,25 @@ def test_the_challenger_cancels_and_no_one_else_may(pair, api):
         ("bob", {}, 400, "invalid"),
         ("ana", {"ruleset": "kingdoms"}, 400, "self_challenge"),
         ("nobody", {"ruleset": "kingdoms"}, 404, "not_found"),
+        (
+            "bob",
+            {"ruleset": "kingdoms", "time_control": {"kind": "blitz"}},
+            400,
+            "bad_time_control",
+        ),
+        ("bob", {"ruleset": "kingdoms", "time_control": "fast"}, 400, "bad_time_control"),
+        (
+            "bob",
+            {"ruleset": "kingdoms", "time_control": {"kind": "realtime", "minutes": 0}},
+            400,
+            "bad_time_control",
+        ),
+        (
+            "bob",
+            {"ruleset": "kingdoms", "time_control": {"kind": "turn", "hours": 24, "days": 1}},
+            400,
+            "bad_time_control",
+        ),
     ],
 )
 def test_a_bad_challenge_is_refused_and_changes_nothing(pair, username, body, status, code):
@@ -130,6 +149,28 @@ def test_a_bad_challenge_is_refused_and_changes_nothing(pair, username, body, st
     if code is not None:
         assert found["code"] == code
     assert _world() == before
+
+
+def test_a_challenges_time_control_is_the_clock_of_the_table_it_starts(pair):
+    ana, bob = pair
+    control = {"kind": "realtime", "minutes": 5, "increment_seconds": 3}
+    challenge = _challenge(ana, "bob", time_control=control).json()
+    assert challenge["time_control"] == control
+    assert [c["time_control"] for c in bob.get("/api/challenge/").json()["in"]] == [control]
+    assert Game.objects.get(pk=challenge["table"]).time_control == control
+    assert bob.post(f"/api/challenge/{challenge['id']}/accept/").status_code == 200
+    table = bob.get(f"/api/tables/{challenge['table']}/").json()
+    assert table["status"] == "active" and table["time_control"] == control
+    # The started game is clocked by it.
+    clock = table["view"]["clock"]
+    assert clock is not None and clock["control"] == control, clock
+
+
+def test_a_challenge_without_a_time_control_has_none(pair):
+    ana, _bob = pair
+    challenge = _challenge(ana, "bob").json()
+    assert challenge["time_control"] == {"kind": "none"}
+    assert Game.objects.get(pk=challenge["table"]).time_control == {"kind": "none"}
 
 
 def test_accepting_someone_elses_challenge_or_twice_is_refused(pair, api):
