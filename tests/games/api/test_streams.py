@@ -111,6 +111,11 @@ def test_the_challenger_hears_a_decline_with_its_reason(make_user):
     async_to_sync(scenario)()
 
 
+def test_the_keep_alive_comes_within_the_seven_seconds_clients_count_on():
+    """Clients (examples/bot/kingdom_bot.py) count on an empty line at least every 7 s."""
+    assert 0 < streams.KEEPALIVE <= 7
+
+
 def test_an_idle_stream_sends_empty_lines_to_stay_alive(make_user, monkeypatch):
     monkeypatch.setattr(streams, "KEEPALIVE", 0.05)
     ana = make_user("ana")
