@@ -216,15 +216,38 @@ def account_stream(request: Request) -> StreamingHttpResponse:
     user = signed_in_user(request)
     opening = _account_opening(user)
     channel = _Channel([account_news.events_group(user.pk), *_closing_groups(request)])
+    # A challenge or a game that started between the opening's read and the channel's
+    # subscription is found by reading the opening again once the channel listens; each
+    # challenge and game start is sent once, whichever way it came.
+    sent = {_once(line) for line in opening}
+
+    def fresh(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        new = [line for line in lines if _once(line) is None or _once(line) not in sent]
+        sent.update(_once(line) for line in new)
+        return new
+
+    @database_sync_to_async
+    def catch_up() -> list[dict[str, Any]]:
+        return fresh(_account_opening(user))
 
     async def handle(message: dict[str, Any]) -> list[dict[str, Any]] | None:
         if message.get("type") == "signed.out":  # what it was opened with no longer holds
             return None
         if message.get("type") == "account.event":
-            return [message["line"]]
+            return fresh([message["line"]])
         return []
 
-    return _streaming(_lines(channel, opening, handle))
+    return _streaming(_lines(channel, opening, handle, catch_up))
+
+
+def _once(line: dict[str, Any]) -> tuple[str, str] | None:
+    """What makes an account-stream line one to send once: a challenge's invitation and
+    a game's start; None for the others."""
+    if line["type"] == "challenge":
+        return ("challenge", str(line["challenge"]["id"]))
+    if line["type"] == "gameStart":
+        return ("gameStart", str(line["game"]["id"]))
+    return None
 
 
 # ---- one game, as one seat sees it ------------------------------------------------------

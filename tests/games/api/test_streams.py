@@ -92,6 +92,34 @@ def test_the_event_stream_opens_with_what_is_going_on_then_follows_challenges(ma
     async_to_sync(scenario)()
 
 
+def test_a_challenge_made_while_the_event_stream_opens_is_sent_once(make_user, monkeypatch):
+    ana, bob, carol = make_user("ana"), make_user("bob"), make_user("carol")
+    read = streams._account_opening
+    made = []
+
+    def opening_then_a_challenge(user):
+        # The challenge comes after the opening's read, before the channel listens: its
+        # news reaches no one, the stream's second read finds it.
+        lines = read(user)
+        if not made:
+            made.append(challenge(carol, "bob"))
+        return lines
+
+    monkeypatch.setattr(streams, "_account_opening", opening_then_a_challenge)
+
+    async def scenario():
+        stream = NdjsonStream("/api/stream/event/", await sync_to_async(token)(bob))
+        assert await stream.open() == 200
+        line = await stream.next_object()
+        assert line["type"] == "challenge" and line["challenge"]["id"] == str(made[0].id)
+        later = await sync_to_async(challenge)(ana, "bob")
+        line = await stream.next_object()
+        assert line["type"] == "challenge" and line["challenge"]["id"] == str(later.id)
+        await stream.close()
+
+    async_to_sync(scenario)()
+
+
 def test_the_challenger_hears_a_decline_with_its_reason(make_user):
     ana, bob = make_user("ana"), make_user("bob")
 
