@@ -245,15 +245,14 @@ class TurnsConsumer(GuardedJsonConsumer):
         published, game_id = message.get("news"), message.get("game")
         if not published or game_id not in self.playing:
             return
-        seats = {user_id: seat for user_id, seat in published["viewers"]}
-        if self.user_id not in seats:  # (they left the table)
-            return
-        # .get: news from a process that predates "to_act" (a rolling deploy) says no turn.
-        yours = published["status"] == "active" and seats[self.user_id] in published.get(
-            "to_act", ()
-        )
+        seat = dict(published["viewers"]).get(self.user_id)
+        # A player who left the table (resigned, timed out) has no turn there any more,
+        # as nobody has in a game that is over. .get: news from a process that predates
+        # "to_act" (a rolling deploy) says no turn.
+        playing = published["status"] == "active" and seat is not None
+        yours = playing and seat in published.get("to_act", ())
         await self.send_json({"type": "turn", "game": game_id, "yours": yours})
-        if published["status"] != "active":
+        if not playing:
             self.playing.discard(game_id)
             await self.channel_layer.group_discard(
                 publishing.game_group(game_id), self.channel_name

@@ -156,3 +156,24 @@ def test_an_anonymous_pages_socket_is_closed_as_signed_out():
         return closed
 
     assert async_to_sync(scenario)() == {"type": "websocket.close", "code": 4401}
+
+
+def test_a_game_the_player_left_is_no_longer_their_turn(make_user):
+    """Three seats: the player who resigns is no viewer of the next head, which says the
+    game goes on without them; their count must still drop that game."""
+    ana, bob, cy = make_user("ana"), make_user("bob"), make_user("cy")
+    game = humans_game([ana, bob, cy], ruleset="kingdom-cards")
+
+    async def scenario() -> tuple[dict, dict]:
+        ws = turns_of(ana)
+        assert (await ws.connect())[0]
+        opened = await ws.receive_json_from(timeout=5)
+        await sync_to_async(services.game_resign)(game_id=game.id, user=ana)
+        left = await ws.receive_json_from(timeout=5)
+        await ws.disconnect()
+        return opened, left
+
+    opened, left = async_to_sync(scenario)()
+    assert opened["turns"] == {str(game.id): True}  # every seat may challenge at first
+    assert left == {"type": "turn", "game": str(game.id), "yours": False}
+    assert selectors.get_game(game.id).status == "active"
