@@ -27,8 +27,8 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
         },
         "options": [_option(o.as_json(), _value_labels(game.options)) for o in game.options],
         "games": _games(),
-        # Real positions for the pictures and the worked example's numbers, all from the
-        # engine (games/rules_examples.py).
+        # Positions for the pictures and the worked example's numbers, all from games the
+        # engine played with the easy bots' moves (games/rules_examples.py).
         "examples": examples(game.key),
         "worked": worked_rows(game.key),
         "kb_cards": kb_cards() if game.key == "kingdom-builder" else [],

@@ -41,6 +41,7 @@ ENGINE_WORDS = (
     "move_undone",
     "lighthouse_and_foresters_lodge",
     "'chosen'",
+    "booleans",
 )
 
 
@@ -76,6 +77,22 @@ def test_no_engine_word_shows_and_the_open_choices_are_in_players_words(client, 
     for word in ENGINE_WORDS:
         assert word not in text, word
     assert "Choices the rules leave open" in text
+
+
+def test_the_board_options_are_in_players_words(client):
+    body = page(client, "kingdom-builder")
+    row = body.split('data-option="rotations"', 1)[1].split("</tr>", 1)[0]
+    words = " ".join(visible_text(row).split())
+    assert "turned 180°, upside down" in words, words
+    assert "true" not in words and "boolean" not in words
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_each_page_says_its_pictures_are_games_the_bots_played(client, ruleset):
+    """The pictures are seeded playouts of the easy bots' moves, not games people played."""
+    text = " ".join(visible_text(page(client, ruleset)).split())
+    assert "pictures of games the site's easy bots played" in text
+    assert "real game" not in text and "played on this site" not in text
 
 
 def engine_outcome(ruleset: str, options: dict, seed: str) -> dict:
