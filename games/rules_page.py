@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.rules import all_rulesets, get_ruleset
-from games.rules_examples import examples, kb_cards, kingdoms_lines, worked_rows
+from games.rules_examples import examples, kb_cards, kingdoms_lines, kingdoms_rules, worked_rows
 
 
 def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
@@ -33,6 +33,7 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
         "worked": worked_rows(game.key),
         "kb_cards": kb_cards() if game.key == "kingdom-builder" else [],
         "kingdoms_lines": kingdoms_lines() if game.key == "kingdoms" else [],
+        "kingdoms_rules": kingdoms_rules() if game.key == "kingdoms" else [],
         "kb_tiles": KB_TILES,
         "kingdoms_tiles": KINGDOMS_TILES,
         "kc_cards": KC_CARDS,
