@@ -1,7 +1,8 @@
-"""Real positions for the rules pages' pictures: seeded games played out by the engine
-itself (its bots' legal moves, chosen by a seeded RNG), viewed as a spectator sees them
-and scored by the engine's own ``outcome``. The same seed gives the same pictures, so the
-pages are computed once per process."""
+"""Positions for the rules pages' pictures: seeded games played out by the engine itself
+(its legal moves, chosen by a seeded RNG as the easy bot chooses them), and for Kingdoms'
+scoring rules one row laid by chosen legal moves; viewed as a spectator sees them and
+scored by the engine's own ``outcome`` and epoch scoring. The same seed gives the same
+pictures, so the pages are computed once per process."""
 
 from __future__ import annotations
 
@@ -71,6 +72,8 @@ def examples(key: str) -> dict[str, Any]:
         data["worked"] = data["card_games"][0]
     else:
         data["worked"] = _finished(key, {}, seed)
+    if key == "kingdoms":
+        data["scoring_rules"] = [_laid_row(cells) for _rule, cells in KINGDOMS_RULE_ROWS]
     return data
 
 
@@ -170,3 +173,121 @@ def kb_cards() -> list[dict[str, Any]]:
                 }
             )
     return cards
+
+
+# Kingdoms' epoch scoring, a rule a picture: row 1 of a board laid with these pieces
+# (kind codes, and "castle:SEAT:RANK" for seat 0, Orange, and seat 1, Sky blue), the
+# rest of the board empty. A castle alone in its column scores nothing there, so the row
+# is the whole story. The Wizard's row needs the Wizard, which is in by default.
+KINGDOMS_RULE_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("mountain", ("castle:0:1", "+5", "mountain", "+3", "castle:1:2", "-6")),
+    ("dragon", ("castle:0:2", "+6", "dragon", "-2", "castle:1:1", "+4")),
+    ("gold_mine", ("castle:0:1", "+3", "gold_mine", "-1", "castle:1:2", "+1")),
+    ("wizard", ("castle:0:2", "wizard", "castle:1:1", "+3", "+2", "-1")),
+)
+
+
+def _laid_row(cells: tuple[str, ...]) -> dict[str, Any]:
+    """The spectator's view of a two-player No Luck game (every tile face up, so each
+    can be chosen) in which the players laid ``cells`` along row 1 by legal moves: on
+    their turn, their own castle if one is still to lay, else the next tile."""
+    # Imported here: only the Kingdoms page needs them.
+    from games.rules.kingdoms.castles import parse_castle
+    from games.rules.kingdoms.tiles import KIND_CODE
+
+    rules = get_ruleset("kingdoms")
+    seed = "rules-page-kingdoms-scoring"
+    state = rules.fold(rules.setup(rules.clean_options({"no_luck": True}), 2, seeded_rng(seed, 0)))
+    castles: dict[int, list[tuple[int, int]]] = {0: [], 1: []}
+    tiles: list[tuple[int, str]] = []
+    for column, cell in enumerate(cells):
+        castle = parse_castle(cell)
+        if castle is not None:
+            castles[castle[0]].append((column, castle[1]))
+        else:
+            tiles.append((column, cell))
+    for seq in range(1, len(cells) + 1):
+        (seat,) = rules.to_act(state)
+        legal = rules.legal_commands(state, seat)
+        if castles[seat]:
+            column, rank = castles[seat].pop(0)
+            wanted: dict[str, Any] = {"type": "place_castle", "rank": rank, "space": [0, column]}
+        else:
+            column, code = tiles.pop(0)
+            wanted = next(
+                c
+                for c in legal
+                if c["type"] == "place_tile"
+                and KIND_CODE[c["tile"]] == code
+                and c["space"] == [0, column]
+            )
+        state = rules.fold(rules.decide(state, seat, wanted, seeded_rng(seed, seq)), state)
+    return rules.view(state, None)
+
+
+def kingdoms_rules() -> list[dict[str, Any]]:
+    """Each scoring rule's row as the engine scores it: each part of the row (split at a
+    Mountain) with what lies in it, what a castle rank is worth there and each castle
+    owner's ranks (a Wizard's +1 shown) and gain; and the row's gain per player."""
+    # Imported here: only the Kingdoms page needs them.
+    from games.rules.kingdoms.board import CASTLE, LINES, parts, piece_of
+    from games.rules.kingdoms.scoring import score_lines, score_part, wizard_bonus
+    from games.rules.kingdoms.view import tile_name
+
+    def words(cell: dict[str, Any]) -> str:
+        if cell["piece"] == "castle":
+            return f"{SEAT_NAMES[cell['seat']]}'s rank-{cell['rank']} castle"
+        return tile_name(cell["tile"])
+
+    rules: list[dict[str, Any]] = []
+    views = examples("kingdoms")["scoring_rules"]
+    for (rule, _cells), view in zip(KINGDOMS_RULE_ROWS, views, strict=True):
+        grid = [cell for row in view["grid"] for cell in row]
+        pieces = [piece_of(cell["code"]) if cell else None for cell in grid]
+        bonus = wizard_bonus(pieces)
+        split = parts(LINES[0].cells, pieces)
+        where = (
+            ["the row"] if len(split) == 1 else ["left of the Mountain", "right of the Mountain"]
+        )
+        shown = []
+        for label, part in zip(where, split, strict=True):
+            gains = score_part(part, pieces, bonus)
+            # Each owner's castles there: (rank, the Wizard's +1s).
+            castles: dict[int, list[tuple[int, int]]] = {}
+            for i in part:
+                piece = pieces[i]
+                if piece is not None and piece.kind == CASTLE:
+                    castles.setdefault(piece.seat, []).append((piece.value, bonus.get(i, 0)))
+            # Every owner's gain in a part is the part's worth times their ranks there.
+            worth = {g // sum(r + e for r, e in castles[seat]) for seat, g in gains.items()}
+            shown.append(
+                {
+                    "where": label,
+                    "pieces": ", ".join(words(grid[i]) for i in part if grid[i]),
+                    "worth": f"{worth.pop():+d}" if len(worth) == 1 else None,
+                    "gains": [
+                        {
+                            "name": SEAT_NAMES[seat],
+                            "ranks": " + ".join(
+                                f"{r} + {e}" if e else str(r) for r, e in castles[seat]
+                            ),
+                            "gain": f"{gain:+d}",
+                        }
+                        for seat, gain in sorted(gains.items())
+                    ],
+                }
+            )
+        row = score_lines(pieces, [0])[0]
+        rules.append(
+            {
+                "rule": rule,
+                "name": tile_name(rule),
+                "index": len(rules),
+                "parts": shown,
+                "row": [
+                    {"name": SEAT_NAMES[seat], "gain": f"{gain:+d}"}
+                    for seat, gain in sorted(row.items())
+                ],
+            }
+        )
+    return rules

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.rules import all_rulesets, get_ruleset
-from games.rules_examples import examples, kb_cards, kingdoms_lines, worked_rows
+from games.rules_examples import examples, kb_cards, kingdoms_lines, kingdoms_rules, worked_rows
 
 
 def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
@@ -27,12 +27,13 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
         },
         "options": [_option(o.as_json(), _value_labels(game.options)) for o in game.options],
         "games": _games(),
-        # Real positions for the pictures and the worked example's numbers, all from the
-        # engine (games/rules_examples.py).
+        # Positions for the pictures and the worked example's numbers, all from games the
+        # engine played with the easy bots' moves (games/rules_examples.py).
         "examples": examples(game.key),
         "worked": worked_rows(game.key),
         "kb_cards": kb_cards() if game.key == "kingdom-builder" else [],
         "kingdoms_lines": kingdoms_lines() if game.key == "kingdoms" else [],
+        "kingdoms_rules": kingdoms_rules() if game.key == "kingdoms" else [],
         "kb_tiles": KB_TILES,
         "kingdoms_tiles": KINGDOMS_TILES,
         "kc_cards": KC_CARDS,

@@ -102,7 +102,7 @@ def seats_to_act(game: Game, table: tables.TableState) -> list[int]:
 
 def turns_of(user: User) -> dict[str, bool]:
     """Each game in progress ``user`` plays in (id -> whether it is their turn there): the
-    lobby's "your turn" marks when its socket opens."""
+    lobby's "your turn" marks and the navigation's count when their socket opens."""
     games = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user).distinct()
     turns = {}
     for game in games:

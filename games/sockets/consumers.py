@@ -23,8 +23,8 @@ from games import presence, publishing, selectors
 from games.api import moves
 from games.errors import ServiceError
 from games.publishing import news
-from games.services import Submitted, matchmaking
-from games.sockets.guard import GuardedJsonConsumer
+from games.services import Submitted, account_news, matchmaking
+from games.sockets.guard import SIGNED_OUT, GuardedJsonConsumer
 
 in_worker_thread = functools.partial(database_sync_to_async, thread_sensitive=False)
 
@@ -199,14 +199,20 @@ class GameConsumer(GuardedJsonConsumer):
         return news.read_frame(self.game_id, self.user_id, self.sent_seq, fresh=fresh)
 
 
-class LobbyConsumer(GuardedJsonConsumer):
-    """The lobby: its open tables as they change, and for a signed-in player each of
-    their games in progress, whose turn it is there (``turns`` when it opens, then a
-    ``turn`` at each new head, read from the head's news: no database)."""
+class TurnsConsumer(GuardedJsonConsumer):
+    """``/ws/turns/``: a signed-in player's games in progress and whether it is their turn
+    in each, for the count beside the navigation's lobby link on every page: ``turns``
+    when it opens, then a ``turn`` at each new head of one of them (read from the head's
+    news: no database) and when one of theirs starts (the account's ``gameStart``,
+    games/services/account_news.py: one read). An anonymous socket is closed as signed
+    out. Opening or closing it is no visit to the lobby: it joins no lobby group, is
+    counted nowhere and leaves the player's quick match alone."""
+
+    user_id: int | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its per-message connection check for a head's news
-        (as GameConsumer's): a player's lobby reads ``to_act`` from the message."""
+        (as GameConsumer's): the turn is read from the message's ``to_act``."""
         if message["type"] == "game.advanced":
             await self.game_advanced(message)
         else:
@@ -214,63 +220,66 @@ class LobbyConsumer(GuardedJsonConsumer):
 
     async def connect(self) -> None:
         publishing.remember_server_loop()
-        await self.channel_layer.group_add(publishing.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        user = self.scope.get("user")
-        self.user_id = user.pk if user is not None and user.is_authenticated else None
-        self.username = user.get_username() if self.user_id is not None else None
-        self.playing: set[str] = set()
-        if self.user_id is not None:
-            turns = await self._turns(user)
-            for game_id in turns:
-                await self._follow(game_id)
-            await self.send_json({"type": "turns", "turns": turns})
+        if not await self._open_turns():
+            await self.close(code=SIGNED_OUT)
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(publishing.LOBBY_GROUP, self.channel_name)
+        if self.user_id is not None:
+            await self.channel_layer.group_discard(
+                account_news.events_group(self.user_id), self.channel_name
+            )
         for game_id in getattr(self, "playing", set()):
             await self.channel_layer.group_discard(
                 publishing.game_group(game_id), self.channel_name
             )
-        if getattr(self, "user_id", None) is not None:
-            # Who leaves the lobby stops looking for a game (games/services/matchmaking.py).
-            await self._stop_looking()
 
-    async def lobby_changed(self, message: dict[str, Any]) -> None:
-        summary = await self._summary(message["game"])
-        if summary is None:
-            return
-        await self.send_json({"type": "table", "table": summary})
-        # A table of this player's that started: follow its heads from now on.
-        seated = any(seat.get("user") == self.username for seat in summary["seats"])
-        if self.username is not None and seated and summary["status"] == "active":
-            await self._follow(summary["id"])
+    async def _open_turns(self) -> bool:
+        """Follow a signed-in player's games and send their turns; False: anonymous."""
+        user = self.scope.get("user")
+        self.playing: set[str] = set()
+        if user is None or not user.is_authenticated:
+            return False
+        self.user_id = user.pk
+        # Before the read: a game that starts meanwhile is announced, not missed.
+        await self.channel_layer.group_add(
+            account_news.events_group(self.user_id), self.channel_name
+        )
+        turns = await self._turns()
+        for game_id in turns:
+            await self._follow(game_id)
+        await self.send_json({"type": "turns", "turns": turns})
+        return True
 
     async def game_advanced(self, message: dict[str, Any]) -> None:
         published, game_id = message.get("news"), message.get("game")
         if not published or game_id not in self.playing:
             return
-        seats = {user_id: seat for user_id, seat in published["viewers"]}
-        if self.user_id not in seats:  # (they left the table)
-            return
-        # .get: news from a process that predates "to_act" (a rolling deploy) says no turn.
-        yours = published["status"] == "active" and seats[self.user_id] in published.get(
-            "to_act", ()
-        )
+        seat = dict(published["viewers"]).get(self.user_id)
+        # A player who left the table (resigned, timed out) has no turn there any more,
+        # as nobody has in a game that is over. .get: news from a process that predates
+        # "to_act" (a rolling deploy) says no turn.
+        playing = published["status"] == "active" and seat is not None
+        yours = playing and seat in published.get("to_act", ())
         await self.send_json({"type": "turn", "game": game_id, "yours": yours})
-        if published["status"] != "active":
+        if not playing:
             self.playing.discard(game_id)
             await self.channel_layer.group_discard(
                 publishing.game_group(game_id), self.channel_name
             )
 
-    async def match_found(self, message: dict[str, Any]) -> None:
-        """A quick match seated this player (games/services/matchmaking.py)."""
-        await self.send_json({"type": "matched", "table": message["table"]})
-
-    async def lobby_counts(self, message: dict[str, Any]) -> None:
-        """Players at tables and looking, per game, as the writer counted them."""
-        await self.send_json({"type": "counts", "counts": message["counts"]})
+    async def account_event(self, message: dict[str, Any]) -> None:
+        """A game of this player's started: follow its heads, and say whose turn it is
+        (its first head's news went out before this line, so it is read once)."""
+        line = message.get("line") or {}
+        game_id = (line.get("game") or {}).get("id")
+        if line.get("type") != "gameStart" or not isinstance(game_id, str):
+            return
+        # Followed before the read: a head after it comes as news, newer than the read.
+        await self._follow(game_id)
+        turns = await self._turns()
+        if game_id in turns:
+            await self.send_json({"type": "turn", "game": game_id, "yours": turns[game_id]})
 
     async def game_rematch(self, message: dict[str, Any]) -> None:
         """(For the game's own sockets.)"""
@@ -284,13 +293,45 @@ class LobbyConsumer(GuardedJsonConsumer):
             await self.channel_layer.group_add(publishing.game_group(game_id), self.channel_name)
 
     @database_sync_to_async
+    def _turns(self) -> dict[str, bool]:
+        return selectors.turns_of(self.scope["user"])
+
+
+class LobbyConsumer(TurnsConsumer):
+    """The lobby: its open tables as they change, the players' counts, a quick match's
+    table; for a signed-in player also their turns, as on every page (TurnsConsumer).
+    Closing it stops the player's quick match (games/services/matchmaking.py)."""
+
+    async def connect(self) -> None:
+        publishing.remember_server_loop()
+        await self.channel_layer.group_add(publishing.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self._open_turns()  # an anonymous visitor sees the tables only
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(publishing.LOBBY_GROUP, self.channel_name)
+        await super().disconnect(code)
+        if self.user_id is not None:
+            # Who leaves the lobby stops looking for a game (games/services/matchmaking.py).
+            await self._stop_looking()
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        summary = await self._summary(message["game"])
+        if summary is not None:
+            await self.send_json({"type": "table", "table": summary})
+
+    async def match_found(self, message: dict[str, Any]) -> None:
+        """A quick match seated this player (games/services/matchmaking.py)."""
+        await self.send_json({"type": "matched", "table": message["table"]})
+
+    async def lobby_counts(self, message: dict[str, Any]) -> None:
+        """Players at tables and looking, per game, as the writer counted them."""
+        await self.send_json({"type": "counts", "counts": message["counts"]})
+
+    @database_sync_to_async
     def _stop_looking(self) -> None:
         if self.user_id is not None:
             matchmaking.quick_match_drop(user_id=self.user_id)
-
-    @database_sync_to_async
-    def _turns(self, user: Any) -> dict[str, bool]:
-        return selectors.turns_of(user)
 
     @database_sync_to_async
     def _summary(self, game_id: str) -> dict[str, Any] | None:

@@ -47,6 +47,7 @@ const DRAW = {
   },
   "kb-tile": (el) => el.append(locationIconSvg(el.dataset.tile, 56) || h("span", {}, el.dataset.tile)),
   "kingdoms-tile": (el) => el.append(kingdoms.tileIcon(el.dataset.tile, 56)),
+  "kingdoms-rule": (el, key, data) => el.append(kingdoms.rowSvg(data.scoring_rules[Number(el.dataset.rule)], 0, context())),
   "kingdoms-castle": (el) => el.append(kingdoms.castleIcon(Number(el.dataset.seat), Number(el.dataset.rank), shapesOn(), 56)),
   "kc-card": (el) => el.append(kingdomCards.cardEl(el.dataset.card)),
 };

@@ -62,9 +62,13 @@ def _assert_drawn(page, position: Position, spectator: bool = False) -> dict[str
     )
     assert all(titles), titles
     for space in view["board"]["nomad_spaces"]:
-        expect(hex_at(board, space["hex"]).locator(".nomad-space")).to_have_attribute(
-            "data-tile", space["tile"] or ""
-        )
+        tent = hex_at(board, space["hex"]).locator(".nomad-space")
+        expect(tent).to_have_attribute("data-tile", space["tile"] or "")
+        # A nomad tile is a picture, as a location's is: no three-letter code.
+        expect(tent.locator(".loc-icon")).to_have_count(1 if space["tile"] else 0)
+        if space["tile"]:
+            expect(tent.locator(".loc-icon")).to_have_attribute("data-icon", space["tile"])
+    expect(board.locator(".nomad-space .hex-label, .nomad-space text")).to_have_count(0)
     for wall in view["board"]["walls"]:
         expect(hex_at(board, wall).locator(".piece.wall")).to_have_count(1)
     for player in view["players"]:
@@ -75,12 +79,18 @@ def _assert_drawn(page, position: Position, spectator: bool = False) -> dict[str
     return counts
 
 
-def test_walls_and_nomad_spaces_are_drawn_as_in_the_view(page):
+def test_walls_and_nomad_spaces_are_drawn_as_in_the_view(page, artifacts):
     position = play_until(
         NOMADS_BOARD, lambda p: _pieces(p.view)["wall"] >= 2 and _pieces(p.view)["taken"] >= 1
     )
     counts = _assert_drawn(page, position)
     assert counts["nomad"] > 0 and counts["wall"] >= 2
+    # Each kind of nomad tile has a picture of its own (the donations one per terrain).
+    kinds = page.locator("#sandbox .nomad-space .loc-icon").evaluate_all(
+        "els => els.map(e => [e.dataset.icon, e.innerHTML])"
+    )
+    assert len({picture for _kind, picture in kinds}) == len({kind for kind, _ in kinds})
+    page.locator("#sandbox .kb-board").screenshot(path=artifacts / "kb-nomad-spaces.png")
     expect(page.locator("#sandbox .walls-left")).to_have_text(
         f"Stone walls left: {position.view['board']['walls_left']}"
     )

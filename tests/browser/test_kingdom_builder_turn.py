@@ -1,14 +1,21 @@
 """Kingdom Builder as a player meets it at 1366×900 and on a 390×844 phone: the turn bar
-stays in view, the highlighted hexes are on screen (or a cue points at them), the board's
-labels and the move log speak the same coordinates, and each log line's dot is the seat
-the line is about."""
+stays in view, the highlighted hexes are on screen (or a cue points at them), a phone
+with nothing to pick opens on the player's own settlements, the board's labels and the
+move log speak the same coordinates, and each log line's dot is the seat the line is
+about."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import create_table, start_from_lobby, wait_for_your_turn
+from tests.browser.helpers import (
+    create_table,
+    seat_two_players,
+    start_from_lobby,
+    wait_for_your_turn,
+    whose_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -132,3 +139,55 @@ def test_on_a_laptop_the_hexes_are_large_and_locations_are_pictures(new_player, 
     expect(page.locator(".kb-location .loc-icon-svg").first).to_be_visible()
     page.screenshot(path=artifacts / "kb-laptop-hexes.png")
     assert ana.errors == []
+
+
+# The build the page offers farthest right (or the first), sent as a click on it would be.
+BUILD = """(rightmost) => { const t = window.kingdomTable;
+  const builds = t.currentLegal().filter((c) => c.type === 'build');
+  if (rightmost) builds.sort((a, b) => b.hex[1] - a.hex[1]);
+  t.send(builds[0]); }"""
+END_TURN = """() => { const t = window.kingdomTable;
+  t.send(t.currentLegal().find((c) => c.type === 'end_turn')); }"""
+# The player's settlements, and how many of them lie inside the board's visible box.
+OWN_IN_BOX = """(seat) => { const box = document.querySelector('.kb-board-wrap').getBoundingClientRect();
+  const own = [...document.querySelectorAll(`.kb-board .hex[data-piece="settlement"][data-seat="${seat}"]`)];
+  const inside = own.filter((g) => { const r = g.getBoundingClientRect();
+    return r.left >= box.left - 1 && r.right <= box.right + 1; });
+  return [own.length, inside.length]; }"""
+
+
+def _play_a_turn(player, rightmost: bool = False) -> None:
+    """Build three settlements (the rightmost offered each time, or the first) and end."""
+    page = player.page
+    wait_for_your_turn(page)
+    for built in range(1, 4):
+        page.evaluate(BUILD, rightmost)
+        expect(page.locator("#kb-built")).to_have_text(f"{built} of 3 built")
+    page.evaluate(END_TURN)
+    expect(page.locator("#turn-banner")).to_have_attribute("data-your-turn", "0")
+
+
+def test_on_a_phone_a_table_opens_on_your_settlements_when_you_have_nothing_to_pick(
+    new_player, artifacts
+):
+    ana = new_player("ana", width=390, height=844)
+    bo = new_player("bo", width=1366, height=900)
+    table_id, _frames = seat_two_players(ana, bo, "kingdom-builder")
+    if whose_turn(ana, bo) is bo:
+        _play_a_turn(bo)
+    # Ana builds on the right of the board, out of the zoomed box's first view.
+    _play_a_turn(ana, rightmost=True)
+    me = ana.page.evaluate("window.kingdomTable.yourSeat")
+    # It is bo's turn: ana opens the table with nothing to pick.
+    ana.page.goto(f"/tables/{table_id}/")
+    expect(ana.page.locator(".kb-board .hex")).to_have_count(400)
+    expect(
+        ana.page.locator(f".kb-board .hex[data-piece='settlement'][data-seat='{me}']")
+    ).to_have_count(3)
+    expect(ana.page.locator(".kb-board .hex.target")).to_have_count(0)
+    wrap = ana.page.locator(".kb-board-wrap")
+    assert wrap.evaluate("el => el.scrollWidth > el.clientWidth + 10"), "zoomed in, as on a phone"
+    ana.page.wait_for_function(f"() => ({OWN_IN_BOX})({me})[1] === 3")
+    assert wrap.evaluate("el => el.scrollLeft") > 0, "the box was panned to them"
+    ana.page.screenshot(path=artifacts / "kb-phone-own-settlements.png")
+    assert ana.errors == [] and bo.errors == []

@@ -1,13 +1,14 @@
 """Kingdom Cards after a resignation, in a real browser: the banner, the result table
 and the log's result line name the same winner, rank the player who left last and say
-why; no line credits the resigned seat with the win."""
+why; no line credits the resigned seat with the win. The player left at the table sees
+no turn bar and no turn counter once the game is over."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import api_json, create_table, start_from_lobby
+from tests.browser.helpers import api_json, create_table, seat_two_players, start_from_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -68,8 +69,13 @@ def test_one_consistent_result_after_a_resignation(new_player, artifacts, size):
     assert mine not in log_text and ana.name in log_text
     assert f"{mine} completed a kingdom and won" not in log_text
     assert f"Won by {mine}" not in log_text
-    # The end screen: no centre card, turn counter or empty battle; the revealed hands fit.
+    # The end screen: no centre card, turn bar, turn counter or empty battle; the revealed
+    # hands fit.
     expect(page.locator(".kc-battle")).to_have_count(0)
+    # No turn is left: no turn bar, and no "kingdom changes left this turn" anywhere.
+    expect(page.locator("#kc-turn-bar")).to_have_count(0)
+    expect(page.locator("#turn-bar")).to_be_hidden()
+    expect(page.locator("main")).not_to_contain_text("changes left this turn")
     expect(page.locator(".kc-kingdoms")).not_to_contain_text("in hand")
     expect(page.locator("#seats")).not_to_contain_text("in hand")
     for card in page.locator("#result [data-part='revealed'] .kc-card").all():
@@ -81,3 +87,26 @@ def test_one_consistent_result_after_a_resignation(new_player, artifacts, size):
     page.locator("#log").scroll_into_view_if_needed()
     page.screenshot(path=artifacts / f"kc-resignation-log-{size}.png")
     assert ana.errors == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_player_left_seated_sees_no_turn_counter_after_the_end(new_player, artifacts, size):
+    width, height = SIZES[size]
+    ana = new_player("ana", width=width, height=height)
+    bo = new_player("bo", width=1366, height=900)
+    seat_two_players(ana, bo, "kingdom-cards", options={"allow_two_players": True})
+    # While the game is on, ana's turn bar counts her kingdom changes.
+    expect(ana.page.locator(".kc-kingdoms .kc-kingdom")).to_have_count(2)
+    counter = ana.page.get_by_text("kingdom changes left this turn")
+    expect(counter).to_be_visible()
+    bo.page.click("#resign")
+    bo.page.click("#resign-confirm")
+    expect(ana.page.locator("#turn-banner")).to_have_text(f"Game over. Won by {ana.name}.")
+    expect(ana.page.locator("#result")).to_be_visible()
+    # Ana is still seated, and no turn is left: no turn bar, no counter.
+    assert ana.page.evaluate("window.kingdomTable.yourSeat") is not None
+    expect(ana.page.locator("#kc-turn-bar")).to_have_count(0)
+    expect(ana.page.locator("#turn-bar")).to_be_hidden()
+    expect(counter).to_have_count(0)
+    ana.page.screenshot(path=artifacts / f"kc-end-seated-{size}.png")
+    assert ana.errors == [] and bo.errors == []

@@ -22,6 +22,7 @@ PICTURES = {
         "[data-picture='board'] svg": 1,
         "[data-picture='kingdoms-tile'] svg": 8,
         "[data-picture='kingdoms-castle'] svg": 4,
+        "[data-picture='kingdoms-rule'] svg.kingdoms-row": 4,
         "[data-picture='worked'] svg": 1,
     },
     "kingdom-cards": {
@@ -50,8 +51,21 @@ def test_each_rules_page_draws_its_pictures(new_player, artifacts, size):
         # Every caption is filled from the table's own texts.
         for caption in page.locator("[data-tile-text], [data-card-text]").all():
             assert caption.inner_text().strip(), caption.evaluate("e => e.outerHTML")
+        # Each Kingdoms scoring rule's row: its six spaces filled, and beside it what it
+        # pays, as the caption says.
+        for figure in page.locator("[data-rule-figure]").all():
+            row = figure.locator("svg.kingdoms-row")
+            expect(row.locator(".cell-full")).to_have_count(6)
+            gains = row.locator(".line-mark").get_attribute("data-gains").split(",")
+            expect(figure.locator("[data-row-gains]")).to_have_text(
+                f"Row 1 pays Orange {int(gains[0]):+d}, Sky blue {int(gains[1]):+d}."
+            )
         # The worked example shows the engine's numbers for each player.
         expect(page.locator("#worked-example .worked-score")).not_to_have_count(0)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=artifacts / f"rules-pictures-{key}-{size}.png", full_page=True)
+        if key == "kingdoms":
+            page.locator("#pictures-scoring").screenshot(
+                path=artifacts / f"rules-pictures-kingdoms-scoring-{size}.png"
+            )
     assert ana.errors == []

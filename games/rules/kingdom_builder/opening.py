@@ -84,7 +84,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "rotations",
         None,
-        "With board 'chosen': 4 booleans, true for a section rotated 180° (default none).",
+        "With board 'chosen': which of the 4 sections lie turned 180°, upside down (a yes "
+        "or no for each, in the sections' order; none by default).",
         label="Rotations",
         applies_when=CHOSEN,
         control="board_rotations",

@@ -359,7 +359,8 @@ export function render(root, view, legal, ctx) {
   const extra = [];
   if (can.keep) extra.push(h("button", { type: "button", id: "kc-keep", "data-focus-key": "keep", onclick: () => ctx.send(can.keep) }, "Keep my kingdom as it is this turn"));
   if (can.endLast) extra.push(h("button", { type: "button", class: "primary", id: "kc-end-last", "data-focus-key": "end-last", onclick: () => ctx.send(can.endLast) }, "End my last turn"));
-  if (view.seat !== null && view.seat !== undefined && view.changes_left) extra.push(h("span", { class: "small-text muted" }, `${view.changes_left[view.seat]} kingdom changes left this turn`));
+  // A turn's counter means nothing once the game is over (a replay shows it as it was).
+  if ((!ctx.over || ctx.replay) && view.seat !== null && view.seat !== undefined && view.changes_left) extra.push(h("span", { class: "small-text muted" }, `${view.changes_left[view.seat]} kingdom changes left this turn`));
   if (slot) {
     // The tip and the buttons of this step (the picked cards', keep, end) stay in view.
     const picked = hand?.pickedActions || [];

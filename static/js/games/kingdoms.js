@@ -171,6 +171,29 @@ export function castleIcon(seat, rank, shapes, size = 40) {
   return svg;
 }
 
+function pieceGlyph(cell, x, y, shapes) {
+  if (cell?.piece === "castle") return castleGlyph(x, y, CELL, cell.seat, cell.rank, shapes);
+  if (cell?.piece === "tile") return tileGlyph(x, y, CELL, cell.tile);
+  return null;
+}
+
+/** One row of a position with what it pays each castle's owner (the engine's
+ * line_values), drawn as the board draws it: the rules page's picture of a scoring rule. */
+export function rowSvg(view, r, ctx) {
+  const top = 4;
+  // The gains beside it drawn larger than on the board: the picture is shown small.
+  const zoom = 1.8;
+  const svg = s("svg", { class: "kingdoms-board kingdoms-row", viewBox: `0 0 ${COLUMNS * (CELL + GAP) + 40 * zoom} ${CELL + 2 * top}`, "aria-hidden": "true" });
+  for (let c = 0; c < COLUMNS; c++) {
+    const x = c * (CELL + GAP);
+    const cell = view.grid[r][c];
+    svg.append(s("g", { class: ["cell", cell ? "cell-full" : "cell-empty"], "data-row": r, "data-col": c }, s("rect", { class: "cell-bg", x, y: top, width: CELL, height: CELL, rx: 8 }), pieceGlyph(cell, x, top, ctx.shapes)));
+  }
+  const gains = (view.line_values || []).find((l) => l.line === "row" && l.index === r)?.gains;
+  if (gains) svg.append(s("g", { transform: `translate(${COLUMNS * (CELL + GAP) + 2} ${top + CELL / 2}) scale(${zoom})` }, lineMark(0, 0, gains, true, "row", r, ctx)));
+  return svg;
+}
+
 // ---- the board ------------------------------------------------------------------------------
 function board(view, legal, can, sel, ctx) {
   const width = MARGIN + COLUMNS * (CELL + GAP) + 52;
@@ -204,8 +227,8 @@ function board(view, legal, can, sel, ctx) {
         "data-focus-key": `cell-${r}-${c}`,
       });
       g.append(s("rect", { class: "cell-bg", x, y, width: CELL, height: CELL, rx: 8 }));
-      if (cell?.piece === "castle") g.append(castleGlyph(x, y, CELL, cell.seat, cell.rank, ctx.shapes));
-      else if (cell?.piece === "tile") g.append(tileGlyph(x, y, CELL, cell.tile));
+      const glyph = pieceGlyph(cell, x, y, ctx.shapes);
+      if (glyph) g.append(glyph);
       if (mark) g.append(s("rect", { class: "last-ring", x: x - 2, y: y - 2, width: CELL + 4, height: CELL + 4, rx: 10 }));
       if (command) {
         g.append(s("rect", { class: "target-ring", x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 7 }));

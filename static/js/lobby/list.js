@@ -5,6 +5,7 @@ import { del, get, post, showError } from "../api.js";
 import { timeControlText } from "../clock.js";
 import { clear, h } from "../dom.js";
 import { seatBadge } from "../players.js";
+import { showTurnCount } from "../nav_turns.js";
 import { FILTER_KEY, matches, readFilters } from "./filters.js";
 import { list, me, myGames, myTurns, rulesetOf, tables } from "./state.js";
 
@@ -255,7 +256,7 @@ export function renderTables() {
     for (const table of [...myGames.values()].sort(turnFirst)) myList.append(tableCard(table));
     myList.parentElement.hidden = myGames.size === 0;
   }
-  showTurnCount();
+  showWaiting();
   clear(list);
   for (const table of rows) list.append(tableCard(table));
   empty.hidden = rows.length > 0;
@@ -264,13 +265,8 @@ export function renderTables() {
 }
 
 /** The number of our games waiting for our move, beside the navigation's lobby link. */
-function showTurnCount() {
-  const badge = document.getElementById("nav-turns");
-  if (!badge) return;
-  const waiting = [...myTurns.entries()].filter(([id, yours]) => yours && myGames.has(id)).length;
-  badge.hidden = waiting === 0;
-  badge.textContent = String(waiting);
-  badge.title = waiting === 1 ? "1 game waits for your move" : `${waiting} games wait for your move`;
+function showWaiting() {
+  showTurnCount([...myTurns.entries()].filter(([id, yours]) => yours && myGames.has(id)).length);
 }
 
 function hardBotsText(table) {

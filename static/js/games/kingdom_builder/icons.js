@@ -1,9 +1,11 @@
-// Kingdom Builder: a small picture for each location tile, drawn where the board shows a
-// location, in a box about 14 × 12 units around the origin (a hex's radius is 14). The
-// printed boards show a picture, not a name: a player learns the board by these, and the
-// full name and the tile's text stay in the hex's title and in the locations' list.
+// Kingdom Builder: a small picture for each location tile and each nomad tile, drawn
+// where the board shows a location or a nomad space, in a box about 14 × 12 units around
+// the origin (a hex's radius is 14). The printed boards show a picture, not a name: a
+// player learns the board by these, and the full name and the tile's text stay in the
+// hex's title and in the locations' list.
 
 import { s } from "../../dom.js";
+import { TERRAIN_BY_KEY } from "./texts.js";
 
 const INK = "#3b2a17";
 const line = { fill: "none", stroke: INK, "stroke-width": 1.1, "stroke-linecap": "round", "stroke-linejoin": "round" };
@@ -51,11 +53,32 @@ const ICONS = {
   wagon: [["circle", { cx: 0, cy: 0, r: 5.5, ...solid("#c9a46a") }], ["path", { d: "M0,-5.5 V5.5 M-5.5,0 H5.5 M-3.9,-3.9 L3.9,3.9 M3.9,-3.9 L-3.9,3.9", ...line, "stroke-width": 0.8 }], ["circle", { cx: 0, cy: 0, r: 1.3, fill: INK }]],
   // A lighthouse with its light: the lighthouse's ship.
   lighthouse: [["path", { d: "M-2.5,6 L-1.5,-3 H1.5 L2.5,6 Z", ...solid("#f4ecd8") }], ["path", { d: "M-2.2,1 H2.2 M-2,-3 V-5.5 H2 V-3", ...line }], ["path", { d: "M3,-5 L6.5,-6.5 M3,-3.8 L6.5,-3", ...line, stroke: "#d8a000" }]],
+  // Nomads' tiles, on their nomad spaces.
+  // A sword: every opponent loses a settlement.
+  sword: [["path", { d: "M-0.9,3.1 L-3.1,0.9 L3.9,-5.9 L6.8,-6.8 L5.9,-3.9 Z", ...solid("#e4e4e4"), "stroke-width": 0.6 }], ["path", { d: "M-4.6,-0.6 L0.6,4.6", ...line, "stroke-width": 1.8 }], ["path", { d: "M-2,2 L-5,5", ...line, "stroke-width": 1.6, stroke: "#6b4a2b" }], ["circle", { cx: -5.6, cy: 5.6, r: 1.1, fill: INK }]],
+  // A stack of gold coins: the treasure's 3 gold.
+  treasure: [["ellipse", { cx: 0, cy: 3.5, rx: 5.5, ry: 2, ...solid("#e0b04c") }], ["ellipse", { cx: 0, cy: 0.5, rx: 5.5, ry: 2, ...solid("#e8c15a") }], ["ellipse", { cx: 0, cy: -2.5, rx: 5.5, ry: 2, ...solid("#f0d070") }], ["ellipse", { cx: 0.5, cy: -5.5, rx: 4, ry: 1.6, ...solid("#f5dc86") }]],
+  // A house and an arrow: resettlement moves your settlements.
+  resettlement: [["path", { d: "M-7,5 V0 L-4,-3 L-1,0 V5 Z", ...solid("#d9a35b") }], ["path", { d: "M-2,-5 Q3,-8 5,-1", ...line }], ["path", { d: "M2.6,-2 L5,-0.5 L6.6,-3", ...line }], ["path", { d: "M2,5 V1.5 L4.5,-1 L7,1.5 V5 Z", fill: "none", stroke: INK, "stroke-width": 0.8, "stroke-dasharray": "1.2 1" }]],
+  // A pennant reached by a leap: the outpost's build away from your settlements.
+  nomad_outpost: [["path", { d: "M3,6 V-6", ...line, "stroke-width": 1.4 }], ["path", { d: "M3,-6 L-4,-3.5 L3,-1 Z", ...solid("#2f7d8f") }], ["path", { d: "M-7,6 Q-5,-1 1,3", ...line, "stroke-dasharray": "1.4 1.2" }]],
 };
 
-/** The location tile's picture at (x, y), or null for a tile without one. */
+/** A donation: three settlements on a patch of its terrain. */
+function donation(terrain) {
+  const fill = TERRAIN_BY_KEY[terrain]?.fill || "#c9a46a";
+  const house = (x, y) => ["path", { d: `M${x - 2.2},${y + 2} V${y - 0.5} L${x},${y - 2.7} L${x + 2.2},${y - 0.5} V${y + 2} Z`, ...solid("#f4ecd8"), "stroke-width": 0.6 }];
+  return [["path", { d: "M0,-7 L6.5,-3.5 V3.5 L0,7 L-6.5,3.5 V-3.5 Z", ...solid(fill) }], house(-2.7, 0.5), house(2.7, 0.5), house(0, -3.2)];
+}
+
+function partsOf(tile) {
+  return tile?.startsWith("donation_") ? donation(tile.slice(9)) : ICONS[tile];
+}
+
+/** The tile's picture (a location's or a nomad tile's) at (x, y), or null for a tile
+ * without one. */
 export function locationIcon(tile, x, y) {
-  const parts = ICONS[tile];
+  const parts = partsOf(tile);
   if (!parts) return null;
   return s("g", { class: "loc-icon", "data-icon": tile, transform: `translate(${x} ${y})`, "pointer-events": "none" }, ...parts.map(([tag, attrs]) => s(tag, attrs)));
 }

@@ -4,7 +4,7 @@
 
 import { s } from "../../dom.js";
 import { seatColour, seatShape, shapeElement } from "../../players.js";
-import { TERRAIN_BY_KEY, shortOf } from "./texts.js";
+import { locationIcon } from "./icons.js";
 
 export const R = 14; // hex radius
 export const W = Math.sqrt(3) * R;
@@ -51,12 +51,15 @@ export function wallGlyph(cx, cy) {
   return piece("wall", "Stone wall", ...rows);
 }
 
+/** A nomad space: its tile's picture, as a location shows its own (icons.js), above a
+ * small tent, the space's mark; once its tile is taken, the empty tent alone. */
 export function nomadGlyph(cx, cy, tile) {
-  const donation = tile?.startsWith("donation_") ? TERRAIN_BY_KEY[tile.slice(9)] : null;
-  const fill = tile ? donation?.fill || "#c9a46a" : "none";
-  const tent = s("path", { d: `M${cx - 8},${cy + 2} L${cx},${cy - 9} L${cx + 8},${cy + 2} Z`, fill, stroke: tile ? "#5a3d16" : "#9b9181", "stroke-width": 1, "stroke-dasharray": tile ? null : "2 1.5" });
-  const text = s("text", { x: cx, y: cy + 9, "text-anchor": "middle", class: "hex-label", fill: tile ? "#5a3d16" : "#999" }, tile ? shortOf(tile) : "—");
-  return s("g", { class: ["nomad-space", !tile && "taken"], "data-tile": tile || "" }, tent, text);
+  if (!tile) {
+    const empty = s("path", { d: `M${cx - 8},${cy + 4} L${cx},${cy - 8} L${cx + 8},${cy + 4} Z`, fill: "none", stroke: "#9b9181", "stroke-width": 1, "stroke-dasharray": "2 1.5" });
+    return s("g", { class: ["nomad-space", "taken"], "data-tile": "" }, empty);
+  }
+  const tent = s("path", { d: `M${cx - 4.5},${cy + 10.5} L${cx},${cy + 5} L${cx + 4.5},${cy + 10.5} Z`, fill: "#c9a46a", stroke: "#5a3d16", "stroke-width": 0.8 });
+  return s("g", { class: "nomad-space", "data-tile": tile }, locationIcon(tile, cx, cy - 3.5), tent);
 }
 
 export function warriorGlyph(cx, cy, seat, shapes, title) {

@@ -79,8 +79,8 @@ const NAMES = {
   place_of_refuge: "Place of Refuge",
   compass_points: "Compass Points",
 };
-// Three letters on a location or nomad space hex.
-const SHORT = { barracks: "Brk", city_hall: "CHa", crossroads: "Xrd", foresters_lodge: "Lod", lighthouse: "Lgh", nomad_outpost: "Out" };
+// Three letters on a location hex whose tile has no picture (icons.js).
+const SHORT = { barracks: "Brk", city_hall: "CHa", crossroads: "Xrd", foresters_lodge: "Lod", lighthouse: "Lgh" };
 export const PIECES = { barracks: "warrior", wagon: "wagon", lighthouse: "ship" };
 
 export const cap = (word) => (word ? word[0].toUpperCase() + word.slice(1) : "");
@@ -99,7 +99,6 @@ export function nameOf(key) {
 }
 
 export function shortOf(key) {
-  if (key.startsWith("donation_")) return "Don";
   return SHORT[key] || cap(key).slice(0, 3);
 }
 
