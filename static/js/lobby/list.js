@@ -37,6 +37,10 @@ export async function loadTables() {
   if (f.status) query.set("status", f.status);
   if (f.mine) query.set("mine", "1");
   const load = ++loads;
+  // The next page of the filters being left is not the next of these: no "More" until
+  // this page has come.
+  nextPage = null;
+  if (more) more.hidden = true;
   loadMyGames();
   try {
     const page = await get(`/api/tables/?${query}`);
