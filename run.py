@@ -199,7 +199,13 @@ def test() -> None:
     if env.get("CI", "").lower() == "true":
         ci_services(env)
     ensure_chromium()
-    code = sh(PY, "-m", "pytest", *sys.argv[2:], env=env, check=False)
+    args = sys.argv[2:]
+    if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args):
+        # A pytest-xdist worker per core, a test file's tests on one worker (its module's
+        # browser and fixtures start once); each worker has its own databases
+        # (infra/pytest_env.py). "-n 0" runs in this process.
+        args = ["-n", "auto", "--dist", "loadfile", *args]
+    code = sh(PY, "-m", "pytest", *args, env=env, check=False)
     sys.exit(code)
 
 
