@@ -57,8 +57,26 @@ _FIELDS = tuple(f.name for f in fields(KingdomsState))
 
 
 def copy_state(state: KingdomsState) -> KingdomsState:
-    """An independent copy (the lists are small; far faster than deepcopy)."""
-    return KingdomsState(**{name: _copy_value(getattr(state, name)) for name in _FIELDS})
+    """An independent copy, field by field: the search copies a world for every command
+    it tries, so this is spelt out rather than walked like ``dump_state``."""
+    return KingdomsState(
+        players=state.players,
+        options=dict(state.options),
+        epoch=state.epoch,
+        grid=list(state.grid),
+        castles=[list(hand) for hand in state.castles],
+        gold=list(state.gold),
+        starting=list(state.starting),
+        supply=list(state.supply),
+        start_player=state.start_player,
+        turn=state.turn,
+        drawn=state.drawn,
+        line_gains=[None if g is None else list(g) for g in state.line_gains],
+        previous_line_gains=[None if g is None else list(g) for g in state.previous_line_gains],
+        epoch_gains=[list(g) for g in state.epoch_gains],
+        final_epoch=state.final_epoch,
+        finished=state.finished,
+    )
 
 
 def dump_state(state: KingdomsState) -> dict[str, Any]:

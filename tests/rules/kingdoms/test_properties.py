@@ -215,3 +215,21 @@ def test_a_random_four_player_game_takes_milliseconds():
             {"wizard": True, "last_castle": False, "no_luck": False, "score_as_you_go": False},
         )
     assert (time.perf_counter() - started) / 5 < 0.15
+
+
+@settings(max_examples=10, deadline=None)
+@given(**GAMES)
+def test_a_copy_holds_every_field_and_shares_nothing_mutable(seed, players, options):
+    """The copy is spelt out field by field for the search's speed: it must keep up with
+    the state's fields, and changing the copy must leave the original as it was."""
+    for before, _, _, _ in walk(seed, players, options):
+        if before is None:
+            continue
+        copy = R.copy_state(before)
+        assert R.dump(copy) == R.dump(before)
+        for name in R.dump(before):
+            value = getattr(before, name)
+            if isinstance(value, (list, dict)):
+                assert getattr(copy, name) is not value, name
+                for a, b in zip(value, getattr(copy, name), strict=True):
+                    assert not isinstance(a, (list, dict)) or a is not b, name
