@@ -65,6 +65,23 @@ def test_seats_from_a_table_card_join_leave_and_bots_with_a_level(new_player):
     assert ana.errors == [] and bo.errors == []
 
 
+def test_the_table_page_adds_bots_of_the_searching_levels(new_player):
+    ana = new_player("ana")
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=3)
+    page.goto(f"/tables/{table_id}/")
+    for taken, level in ((2, "hard"), (3, "expert")):
+        page.get_by_role("button", name=f"Add {level} bot").click()
+        expect(page.get_by_text(f"{taken} of 3 seats taken")).to_be_visible()
+    seats = api_json(page, f"/api/tables/{table_id}/")["seats"]
+    assert [(seat["bot"], seat["name"]) for seat in seats] == [
+        (None, ana.name),
+        ("hard", "Bot 2 (hard)"),
+        ("expert", "Bot 3 (expert)"),
+    ]
+    assert ana.errors == []
+
+
 def test_more_tables_than_a_page_shows_are_a_click_away(new_player):
     ana = new_player("ana")
     page = ana.page
