@@ -36,8 +36,8 @@ class Game(models.Model):
     outcome = models.JSONField(null=True, blank=True)
     # A table setting of the service (see games/clocks.py): {"kind": "none"} by default.
     time_control = models.JSONField(default=dict, blank=True)
-    # A table setting of the service: seconds a search bot (``hard``) may think per move;
-    # empty means the server's BOT_THINK_SECONDS.
+    # A table setting of the service: seconds a search bot (``hard``, ``expert``) may think
+    # per move; empty means the server's BOT_THINK_SECONDS.
     bot_think_seconds = models.FloatField(null=True, blank=True)
     # When the first running clock runs out (a cache of the log's clock state, kept under
     # the game's lock): the clock sweep looks only at games whose deadline has passed.

@@ -10,7 +10,7 @@ from games import selectors
 from games.errors import NotFound
 from games.rules import all_rulesets, get_ruleset
 from games.rules.base import Ruleset
-from games.services import BOT_THINK_SECONDS_RANGE
+from games.services import BOT_LEVELS, BOT_THINK_SECONDS_RANGE
 
 # Each game in a sentence, for a newcomer choosing one in the lobby.
 GAME_IN_A_SENTENCE = {
@@ -45,6 +45,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = {
         "rulesets": rulesets,
         "think": think,
+        "bot_levels": BOT_LEVELS,
         "offer_guide": offer_guide,
         "waits": settings.QUICK_MATCH_WAITS,
     }

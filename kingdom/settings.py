@@ -221,13 +221,15 @@ BOT_RUNNER = os.environ.get("BOT_RUNNER", "celery" if REDIS_URL else "thread")
 # Threads of the in-process runner ("thread"): each account's bots use one at a time, so
 # another account's bot finds one free (bots/runners.py).
 BOT_RUNNER_THREADS = int(os.environ.get("BOT_RUNNER_THREADS", "2"))
-# What one account may start (games/services/lobby.py): tables with searching (hard) bots
-# in play at once, and their thinking time a round (seconds x searching bots, summed).
+# What one account may start (games/services/lobby.py): tables with searching bots (hard,
+# expert) in play at once, and their thinking time a round (seconds x searching bots,
+# summed).
 BOT_SEARCH_TABLES_PER_ACCOUNT = int(os.environ.get("BOT_SEARCH_TABLES_PER_ACCOUNT", "2"))
 BOT_THINK_BUDGET_SECONDS = float(os.environ.get("BOT_THINK_BUDGET_SECONDS", "40"))
 # Pause before an in-process bot move so people can follow the game (seconds).
 BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.4"))
-# A search bot's (``hard``) thinking time per move, for tables that set none (seconds).
+# A search bot's (``hard``, ``expert``) thinking time per move, for tables that set none
+# (seconds).
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "50"))
 # The Ed25519 key that signs checkpoints of game logs (games/storage/signing.py): base64 of the
@@ -277,7 +279,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Bot turns have their own queue (tests give each run its own, so parallel runs never
 # take each other's tasks).
 BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
-# The clock sweep has a queue and worker of its own: behind a backlog of hard-bot turns
+# The clock sweep has a queue and worker of its own: behind a backlog of search-bot turns
 # it would wait, expire and let clocks run over. An exact name wins over the pattern.
 CLOCK_QUEUE = os.environ.get("CLOCK_QUEUE", "clocks")
 CELERY_TASK_ROUTES = {

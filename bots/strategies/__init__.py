@@ -15,8 +15,8 @@ from games.rules.base import Command, Ruleset
 
 Strategy = Callable[[Ruleset, Any, int, random.Random], Command]
 
-# The tables offer easy, medium and hard (games.services.BOT_LEVELS); expert plays only
-# in the arena until it beats hard (docs/bots.md).
+# The tables offer every level (games.services.BOT_LEVELS); hard and expert search for
+# the table's thinking time (games.services.lobby.THINKING_LEVELS).
 LEVELS = ("easy", "medium", "hard", "expert")
 _STRATEGIES: dict[tuple[str, str], Strategy] = {}
 

@@ -23,7 +23,8 @@ class TableCreateSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
-        help_text="seconds a hard bot may think per move (0.1 to 10; empty: the server's default)",
+        help_text="seconds a hard or expert bot may think per move "
+        "(0.1 to 10; empty: the server's default)",
     )
     guided = serializers.BooleanField(
         required=False,

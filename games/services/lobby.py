@@ -40,8 +40,9 @@ from games.services.writing import (
 )
 from games.storage.chain import GENESIS, seed_commitment
 
-# Bot levels that search for the table's whole thinking time on every move.
-THINKING_LEVELS = frozenset({"hard"})
+# Bot levels that search for the table's whole thinking time on every move: they count
+# against an account's allowance of searching bots (``_require_bot_allowance``).
+THINKING_LEVELS = frozenset({"hard", "expert"})
 
 
 def _require_open(game: Game) -> None:
@@ -139,7 +140,7 @@ def _require_think_budget(seconds: float) -> None:
         raise Conflict(
             "bot_think_budget",
             f"Your tables' thinking bots would think {seconds:g} seconds a round; one "
-            f"account may have them think {budget:g}. Fewer hard bots or a shorter "
+            f"account may have them think {budget:g}. Fewer hard or expert bots or a shorter "
             "thinking time would fit.",
         )
 
@@ -160,8 +161,8 @@ def _require_bot_allowance(game: Game, thinking: int) -> None:
     if len(in_play) >= most:
         raise Conflict(
             "too_many_bot_tables",
-            f"One account may have {most} tables of hard bots in play at once; finish or "
-            "abort one first.",
+            f"One account may have {most} tables of hard or expert bots in play at once; "
+            "finish or abort one first.",
         )
     _require_think_budget(
         sum(g.think_seconds * g.thinking for g in in_play) + game.think_seconds * thinking
@@ -373,7 +374,8 @@ def table_rematch(*, game_id: uuid.UUID | str, user: User) -> Game:
     rematch.save(update_fields=["rematch_of"])
     if len(humans) == 1:
         # Against bots only nobody else is awaited: it starts at once (else, as a table
-        # with too many hard bots for its host, it waits open for the host to change it).
+        # with too many searching bots for its host, it waits open for the host to change
+        # it).
         with contextlib.suppress(ServiceError):
             rematch = game_start(game_id=rematch.id, user=user)
     after_commit(rematch, lobby=True)

@@ -34,7 +34,7 @@ from games.rules.base import IllegalCommand, Ruleset
 from games.storage import recorder
 
 log = logging.getLogger(__name__)
-BOT_LEVELS = ("easy", "medium", "hard")
+BOT_LEVELS = ("easy", "medium", "hard", "expert")
 # The level of the bot that takes over a seat whose player left (resigned, was expelled
 # or kicked) and that plays a skipped turn.
 TAKEOVER_LEVEL = "medium"

@@ -15,6 +15,8 @@ from games.errors import Conflict
 from tests.games.helpers import game_with_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# The levels that search for the table's whole thinking time (games/services/lobby.py).
+SEARCHING = ["hard", "expert"]
 
 
 class Recorder:
@@ -121,21 +123,36 @@ def start(game) -> None:
     services.game_start(game_id=game.id, user=game.created_by)
 
 
-def test_an_account_runs_only_so_many_tables_of_thinking_bots(settings, make_user):
+@pytest.mark.parametrize("level", SEARCHING)
+def test_an_account_runs_only_so_many_tables_of_thinking_bots(settings, make_user, level):
     settings.BOT_RUNNER = "none"
     settings.BOT_SEARCH_TABLES_PER_ACCOUNT = 2
     host = make_user("host")
     for _ in range(2):
-        start(game_with_bots(host, bots=1, level="hard"))
-    third = game_with_bots(host, bots=1, level="hard")
+        start(game_with_bots(host, bots=1, level=level))
+    third = game_with_bots(host, bots=1, level=level)
     with pytest.raises(Conflict) as refused:
         start(third)
     assert refused.value.code == "too_many_bot_tables"
     start(game_with_bots(host, bots=1, level="easy"))  # bots that do not search: no limit
-    start(game_with_bots(make_user("guest"), bots=1, level="hard"))  # another account
+    start(game_with_bots(make_user("guest"), bots=1, level=level))  # another account
 
 
-def test_an_account_thinks_within_its_budget(settings, make_user):
+def test_hard_and_expert_tables_count_together_against_the_allowance(settings, make_user):
+    settings.BOT_RUNNER = "none"
+    settings.BOT_SEARCH_TABLES_PER_ACCOUNT = 2
+    host = make_user("host")
+    start(game_with_bots(host, bots=1, level="hard"))
+    start(game_with_bots(host, bots=1, level="expert"))
+    for level in SEARCHING:
+        with pytest.raises(Conflict) as refused:
+            start(game_with_bots(host, bots=1, level=level))
+        assert refused.value.code == "too_many_bot_tables"
+    start(game_with_bots(host, bots=1, level="medium"))
+
+
+@pytest.mark.parametrize("level", SEARCHING)
+def test_an_account_thinks_within_its_budget(settings, make_user, level):
     settings.BOT_RUNNER = "none"
     settings.BOT_THINK_BUDGET_SECONDS = 25
     host = make_user("host")
@@ -143,29 +160,48 @@ def test_an_account_thinks_within_its_budget(settings, make_user):
         user=host, ruleset="kingdoms", seats=3, bot_think_seconds=10, join=False
     )
     for _ in range(2):
-        services.bot_add(game_id=first.id, user=host, level="hard")
+        services.bot_add(game_id=first.id, user=host, level=level)
     services.bot_add(game_id=first.id, user=host, level="easy")
     start(first)  # 2 thinking bots x 10 s
     second = services.table_create(user=host, ruleset="kingdoms", seats=2, bot_think_seconds=10)
-    services.bot_add(game_id=second.id, user=host, level="hard")
+    services.bot_add(game_id=second.id, user=host, level=level)
     with pytest.raises(Conflict) as refused:
         start(second)  # 20 s + 10 s of thinking a round: over 25
     assert refused.value.code == "bot_think_budget"
-    services.bot_remove(game_id=second.id, user=host, seat_id=second.seats.get(bot_level="hard").pk)
+    services.bot_remove(game_id=second.id, user=host, seat_id=second.seats.get(bot_level=level).pk)
     services.bot_add(game_id=second.id, user=host, level="easy")
     start(second)
 
 
+def test_a_hard_and_an_expert_bot_think_for_the_budget_together(settings, make_user):
+    settings.BOT_RUNNER = "none"
+    settings.BOT_THINK_BUDGET_SECONDS = 25
+    host = make_user("host")
+    first = services.table_create(
+        user=host, ruleset="kingdoms", seats=2, bot_think_seconds=10, join=False
+    )
+    for level in SEARCHING:
+        services.bot_add(game_id=first.id, user=host, level=level)
+    start(first)  # a hard and an expert bot x 10 s
+    second = services.table_create(user=host, ruleset="kingdoms", seats=2, bot_think_seconds=10)
+    services.bot_add(game_id=second.id, user=host, level="expert")
+    with pytest.raises(Conflict) as refused:
+        start(second)  # 20 s + 10 s of thinking a round: over 25
+    assert refused.value.code == "bot_think_budget"
+
+
+@pytest.mark.parametrize(("first", "second"), [("hard", "expert"), ("expert", "hard")])
 def test_a_table_that_alone_thinks_past_the_budget_cannot_take_another_thinking_bot(
-    settings, make_user
+    settings, make_user, first, second
 ):
     settings.BOT_THINK_BUDGET_SECONDS = 15
     host = make_user("host")
     game = services.table_create(
         user=host, ruleset="kingdoms", seats=3, bot_think_seconds=10, join=False
     )
-    services.bot_add(game_id=game.id, user=host, level="hard")
-    with pytest.raises(Conflict) as refused:
-        services.bot_add(game_id=game.id, user=host, level="hard")
-    assert refused.value.code == "bot_think_budget"
+    services.bot_add(game_id=game.id, user=host, level=first)
+    for level in (first, second):
+        with pytest.raises(Conflict) as refused:
+            services.bot_add(game_id=game.id, user=host, level=level)
+        assert refused.value.code == "bot_think_budget"
     services.bot_add(game_id=game.id, user=host, level="medium")

@@ -10,15 +10,17 @@ from tests.browser.helpers import api_json, create_table
 pytestmark = pytest.mark.browser
 
 
-def test_a_table_with_hard_bots_sets_their_thinking_time(new_player):
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_a_table_with_search_bots_sets_their_thinking_time(new_player, level):
     ana = new_player("ana")
     page = ana.page
-    table_id = create_table(page, "kingdoms", seats=2, bots=1, level="hard", think_seconds=0.5)
+    table_id = create_table(page, "kingdoms", seats=2, bots=1, level=level, think_seconds=0.5)
     card = page.locator(f".table-card[data-table-id='{table_id}']")
-    expect(card).to_contain_text("hard bots think 0.5 s")
+    expect(card).to_contain_text("search bots think 0.5 s")
+    expect(card.locator(".seat-line").last).to_contain_text(f"({level})")
     table = api_json(page, f"/api/tables/{table_id}/")
     assert table["bot_think_seconds"] == 0.5
-    assert [seat["bot"] for seat in table["seats"]] == [None, "hard"]
+    assert [seat["bot"] for seat in table["seats"]] == [None, level]
     assert ana.errors == []
 
 
@@ -34,7 +36,7 @@ def test_seats_from_a_table_card_join_leave_and_bots_with_a_level(new_player):
     card.get_by_role("button", name="Add bot").click()
     expect(card.locator(".seat-line")).to_have_count(2)
     expect(card.locator(".seat-line").last).to_contain_text("(hard)")
-    expect(card).to_contain_text("hard bots think")
+    expect(card).to_contain_text("search bots think")
     seats = api_json(ana.page, f"/api/tables/{table_id}/")["seats"]
     assert [seat["bot"] for seat in seats] == [None, "hard"]
     bo_card = bo.page.locator(f".table-card[data-table-id='{table_id}']")
@@ -57,10 +59,27 @@ def test_seats_from_a_table_card_join_leave_and_bots_with_a_level(new_player):
     card.get_by_role("button", name=f"Remove {bot_name}").click()
     expect(card.locator(".seat-line")).to_have_count(1)
     expect(bo_card.locator(".seat-line")).to_have_count(1)
-    expect(card).not_to_contain_text("hard bots think")
+    expect(card).not_to_contain_text("search bots think")
     seats = api_json(ana.page, f"/api/tables/{table_id}/")["seats"]
     assert [(seat["user"], seat["bot"]) for seat in seats] == [(ana.name, None)]
     assert ana.errors == [] and bo.errors == []
+
+
+def test_the_table_page_adds_bots_of_the_searching_levels(new_player):
+    ana = new_player("ana")
+    page = ana.page
+    table_id = create_table(page, "kingdoms", seats=3)
+    page.goto(f"/tables/{table_id}/")
+    for taken, level in ((2, "hard"), (3, "expert")):
+        page.get_by_role("button", name=f"Add {level} bot").click()
+        expect(page.get_by_text(f"{taken} of 3 seats taken")).to_be_visible()
+    seats = api_json(page, f"/api/tables/{table_id}/")["seats"]
+    assert [(seat["bot"], seat["name"]) for seat in seats] == [
+        (None, ana.name),
+        ("hard", "Bot 2 (hard)"),
+        ("expert", "Bot 3 (expert)"),
+    ]
+    assert ana.errors == []
 
 
 def test_more_tables_than_a_page_shows_are_a_click_away(new_player):

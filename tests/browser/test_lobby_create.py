@@ -103,6 +103,10 @@ def test_fill_with_bots_seats_bots_of_the_chosen_level_in_every_empty_seat(new_p
     page = ana.page
     page.select_option("#create-ruleset", "kingdoms")
     expect(page.locator("#create-think-field")).to_be_hidden()
+    page.select_option("#create-bot-level", "expert")
+    expect(page.locator("#create-think-field")).to_be_visible()
+    page.select_option("#create-bot-level", "easy")
+    expect(page.locator("#create-think-field")).to_be_hidden()
     page.select_option("#create-bot-level", "hard")
     expect(page.locator("#create-think-field")).to_be_visible()
     table_id = submit(page)

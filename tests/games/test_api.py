@@ -273,6 +273,71 @@ def test_openapi_schema_and_docs_page():
     assert client.get("/api/docs/").status_code == 200
 
 
+def test_the_openapi_schema_offers_every_bot_level_and_says_which_ones_think():
+    schema = APIClient().get("/api/schema/?format=json").json()
+    components = schema["components"]["schemas"]
+    # drf-spectacular gives the choices a component of their own.
+    (ref,) = [part["$ref"] for part in components["BotAdd"]["properties"]["level"]["allOf"]]
+    level = components[ref.rsplit("/", 1)[1]]
+    assert level["enum"] == ["easy", "medium", "hard", "expert"]
+    think = components["TableCreate"]["properties"]["bot_think_seconds"]
+    assert think["description"].startswith("seconds a hard or expert bot may think per move")
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_a_host_adds_a_bot_of_each_level_named_by_its_level(api, level):
+    client = api("ana")
+    table = create_table(client, bots=0)
+    response = client.post(f"/api/tables/{table['id']}/bots/", {"level": level}, format="json")
+    assert response.status_code == 201, response.json()
+    (bot,) = [s for s in response.json()["seats"] if s["bot"]]
+    assert bot["bot"] == level and bot["name"] == f"Bot 2 ({level})" and bot["user"] is None
+
+
+def test_a_bot_level_the_tables_do_not_offer_is_a_400(api):
+    client = api("ana")
+    table = create_table(client, bots=0)
+    response = client.post(
+        f"/api/tables/{table['id']}/bots/", {"level": "grandmaster"}, format="json"
+    )
+    assert response.status_code == 400
+    assert {"code", "message"} <= set(response.json())
+    assert [s["bot"] for s in client.get(f"/api/tables/{table['id']}/").json()["seats"]] == [None]
+
+
+def test_an_expert_table_starts_with_its_bots_seated_and_named(api, settings):
+    settings.BOT_RUNNER = "none"  # the bots' turns are tests/bots/test_turns.py's
+    client = api("ana")
+    response = client.post(
+        "/api/tables/",
+        {"ruleset": "kingdoms", "seats": 3, "join": False, "bot_think_seconds": 0.5},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    game_id = response.json()["id"]
+    for level in ("expert", "expert", "hard"):
+        assert (
+            client.post(f"/api/tables/{game_id}/bots/", {"level": level}, format="json").status_code
+            == 201
+        )
+    started = client.post(f"/api/tables/{game_id}/start/")
+    assert started.status_code == 200, started.json()
+    table = started.json()
+    assert table["status"] == "active" and table["bot_think_seconds"] == 0.5
+    assert sorted((s["name"], s["bot"]) for s in table["seats"]) == [
+        ("Bot 1 (expert)", "expert"),
+        ("Bot 2 (expert)", "expert"),
+        ("Bot 3 (hard)", "hard"),
+    ]
+    assert sorted(s["seat"] for s in table["seats"]) == [0, 1, 2]
+    players = GameEvent.objects.get(game_id=game_id, seq=1).public["players"]
+    assert sorted((p["name"], p["bot"]) for p in players) == [
+        ("Bot 1 (expert)", "expert"),
+        ("Bot 2 (expert)", "expert"),
+        ("Bot 3 (hard)", "hard"),
+    ]
+
+
 def test_a_table_sets_its_bots_thinking_time(api, settings):
     client = api("ana")
     default = client.post("/api/tables/", {"ruleset": "kingdoms", "seats": 2}, format="json")

@@ -97,6 +97,26 @@ def test_a_rematch_against_bots_only_starts_at_once(api):
     assert again["id"] != table["id"]
 
 
+def test_a_rematch_seats_the_searching_bots_again_at_their_levels(api, settings):
+    settings.BOT_RUNNER = "none"  # nobody moves: the game can be aborted unplayed
+    ana = api("ana")
+    game = services.table_create(user=ana.user, ruleset="kingdoms", seats=3, bot_think_seconds=0.5)
+    for level in ("expert", "hard"):
+        services.bot_add(game_id=game.id, user=ana.user, level=level)
+    services.game_start(game_id=game.id, user=ana.user)
+    services.game_abort_unplayed(game_id=game.id, user=ana.user)
+    answer = ana.post(f"/api/tables/{game.id}/rematch/")
+    assert answer.status_code == 201, answer.json()
+    table = answer.json()
+    # Against bots only it starts at once, with the table's thinking time kept.
+    assert table["status"] == "active" and table["bot_think_seconds"] == 0.5
+    assert sorted((s["name"], s["bot"] or "") for s in table["seats"]) == [
+        ("Bot 2 (expert)", "expert"),
+        ("Bot 3 (hard)", "hard"),
+        ("ana", ""),
+    ]
+
+
 def test_a_rematch_nobody_joined_closes_after_a_few_minutes(api, settings):
     from datetime import timedelta
 

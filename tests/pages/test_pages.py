@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import re
 import uuid
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games import services
+from games.services.lobby import THINKING_LEVELS
 from players.selectors import shared_place
 from tests.games.helpers import game_with_bots, humans_game
 
@@ -37,6 +41,26 @@ def test_lobby_shows_the_create_form_and_log_out_to_a_logged_in_user(client, ana
     assert 'action="/accounts/logout/"' in body and "csrfmiddlewaretoken" in body
     assert reverse("profile", args=["ana"]) in body
     assert 'id="create-bot-think"' in body and 'min="0.1"' in body and 'max="10.0"' in body
+
+
+def test_the_create_form_offers_every_bot_level_medium_first(client, ana):
+    client.force_login(ana)
+    body = client.get("/").content.decode()
+    select = body[body.index('<select id="create-bot-level"') :]
+    select = select[: select.index("</select>")]
+    assert re.findall(r'<option value="([a-z]+)"', select) == list(services.BOT_LEVELS)
+    assert '<option value="medium" selected>' in select
+    assert "Hard and expert bots think" in body
+
+
+def test_the_scripts_offer_the_levels_the_server_does():
+    # static/js/bot_levels.js: the lobby's and the table's add-bot menus, and the levels
+    # whose thinking time the create form asks for and the table cards show.
+    script = (settings.BASE_DIR / "static" / "js" / "bot_levels.js").read_text()
+    thinking = [level for level in services.BOT_LEVELS if level in THINKING_LEVELS]
+    assert f"export const BOT_LEVELS = {json.dumps(list(services.BOT_LEVELS))};" in script
+    assert f"export const THINKING_LEVELS = {json.dumps(thinking)};" in script
+    assert thinking == ["hard", "expert"]
 
 
 def test_the_lobby_offers_a_guided_game_to_a_new_account_only(client, ana):

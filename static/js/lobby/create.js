@@ -2,6 +2,7 @@
 // that fill the empty seats (through the per-seat bots endpoint).
 
 import { post, showError, toast } from "../api.js";
+import { THINKING_LEVELS } from "../bot_levels.js";
 import { renderTables } from "./list.js";
 import { readOptions } from "./options.js";
 import { createForm, filters, list, rulesetOf, tables } from "./state.js";
@@ -61,7 +62,7 @@ function pointAtSeatOption(err, rules, seats) {
   return true;
 }
 
-/** The think time matters only for hard bots: shown with that level. */
+/** The think time matters only for the searching bots: shown with their levels. */
 export function showThinkField() {
-  document.getElementById("create-think-field").hidden = createForm.bot_level.value !== "hard";
+  document.getElementById("create-think-field").hidden = !THINKING_LEVELS.includes(createForm.bot_level.value);
 }

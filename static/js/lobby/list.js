@@ -2,6 +2,7 @@
 // bots, start), filtered as the filters say.
 
 import { del, get, post, showError } from "../api.js";
+import { BOT_LEVELS, THINKING_LEVELS } from "../bot_levels.js";
 import { timeControlText } from "../clock.js";
 import { clear, h } from "../dom.js";
 import { seatBadge } from "../players.js";
@@ -179,7 +180,7 @@ function tableCard(table) {
     const level = h(
       "select",
       { "aria-label": "Bot level", class: "bot-level", onchange: (ev) => botLevels.set(table.id, ev.target.value) },
-      ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === picked }, l)),
+      BOT_LEVELS.map((l) => h("option", { value: l, selected: l === picked }, l)),
     );
     actions.push(
       h(
@@ -233,7 +234,7 @@ function tableCard(table) {
     h(
       "p",
       { class: "muted small-text" },
-      [`Host ${table.host || "—"}`, `${table.seats.length}/${table.seats_wanted} seats`, optionSummary(table), timeControlText(table.time_control), hardBotsText(table)].filter(Boolean).join(" · "),
+      [`Host ${table.host || "—"}`, `${table.seats.length}/${table.seats_wanted} seats`, optionSummary(table), timeControlText(table.time_control), thinkingBotsText(table)].filter(Boolean).join(" · "),
     ),
     h("ul", { class: "seat-list" }, table.seats.map((seat) => seatLine(table, seat, isHost))),
     table.outcome && table.status === "finished" ? h("p", { class: "small-text" }, winnersLine(table)) : null,
@@ -273,6 +274,7 @@ function showWaiting() {
   showTurnCount([...myTurns.entries()].filter(([id, yours]) => yours && myGames.has(id)).length);
 }
 
-function hardBotsText(table) {
-  return table.seats.some((seat) => seat.bot === "hard") ? `hard bots think ${table.bot_think_seconds} s` : "";
+/** The thinking time, where a seat's bot searches for it (hard, expert). */
+function thinkingBotsText(table) {
+  return table.seats.some((seat) => THINKING_LEVELS.includes(seat.bot)) ? `search bots think ${table.bot_think_seconds} s` : "";
 }

@@ -2,6 +2,7 @@
 // bots and start before the game, skip and expel on timeouts, and resign.
 
 import { ApiError, newCommandId, post, showError, toast } from "../api.js";
+import { BOT_LEVELS } from "../bot_levels.js";
 import { clear, h } from "../dom.js";
 
 // Where seats act at once, another seat's moves can come in a burst (a Kingdom Cards
@@ -87,7 +88,7 @@ export class ActionsPart {
     if (me && !seated && room) buttons.push(h("button", { type: "button", class: "primary", onclick: () => this.tableAction("join/") }, "Join this table"));
     if (seated) buttons.push(h("button", { type: "button", onclick: () => this.tableAction("leave/") }, "Leave"));
     if (isHost && room) {
-      for (const level of ["easy", "medium", "hard"]) {
+      for (const level of BOT_LEVELS) {
         buttons.push(h("button", { type: "button", onclick: () => this.tableAction("bots/", { level }) }, `Add ${level} bot`));
       }
     }

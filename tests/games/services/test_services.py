@@ -85,6 +85,33 @@ def test_only_host_adds_bots_and_starts(make_user):
         services.game_start(game_id=game.id, user=other)
 
 
+def test_the_host_adds_bots_of_every_level_the_strategies_play(make_user, settings):
+    from bots.strategies import LEVELS
+
+    settings.BOT_RUNNER = "none"  # their turns are tests/bots/test_turns.py's
+    assert services.BOT_LEVELS == LEVELS
+    host = make_user("host")
+    game = services.table_create(user=host, ruleset="kingdoms", seats=4, join=False)
+    seats = [services.bot_add(game_id=game.id, user=host, level=level) for level in LEVELS]
+    assert [(s.bot_level, s.display_name) for s in seats] == [
+        ("easy", "Bot 1 (easy)"),
+        ("medium", "Bot 2 (medium)"),
+        ("hard", "Bot 3 (hard)"),
+        ("expert", "Bot 4 (expert)"),
+    ]
+    game = services.game_start(game_id=game.id, user=host)
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_a_bot_level_the_tables_do_not_offer_is_refused(make_user):
+    host = make_user("host")
+    game = services.table_create(user=host, ruleset="kingdoms", seats=2)
+    with pytest.raises(ServiceError) as err:
+        services.bot_add(game_id=game.id, user=host, level="grandmaster")
+    assert err.value.code == "bad_bot_level" and "expert" in err.value.message
+    assert not game.seats.exclude(bot_level="").exists()
+
+
 def test_start_seats_everyone_and_writes_setup_events(make_user):
     user = make_user()
     game = started(user, bots=2)
