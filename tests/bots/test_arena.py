@@ -330,3 +330,17 @@ def test_arena_saves_one_part_at_one_budget_and_never_over_another(parts, tmp_pa
         arena("kingdoms", "--budget", "0.1,0.2", "--save", str(tmp_path / "p.json"))
     with pytest.raises(CommandError, match="exists"):
         arena("kingdoms", "--save", str(parts[0]))
+    arena(
+        "kingdoms",
+        "--a",
+        "easy",
+        "--b",
+        "easy",
+        "--games",
+        "1",
+        "--jobs",
+        "1",
+        "--save",
+        str(tmp_path / "new" / "p.json"),
+    )
+    assert load_part(tmp_path / "new" / "p.json").match.games == 1

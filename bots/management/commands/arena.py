@@ -113,8 +113,10 @@ class Command(BaseCommand):
                 raise CommandError("--save keeps one part: give one --budget")
             if save.exists():
                 raise CommandError(f"{save} exists: a saved part is not overwritten")
-            if not save.parent.is_dir():
-                raise CommandError(f"{save.parent} is not a directory")
+            try:
+                save.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CommandError(f"cannot save in {save.parent}: {exc}") from exc
         tree = source_tree() if save is not None else Tree(None, None)  # before the games
         summaries = []
         for seconds in budgets:
