@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 from io import StringIO
 
 import pytest
@@ -9,12 +11,18 @@ from django.core.management import CommandError, call_command
 
 from bots.search.arena import (
     Match,
+    Part,
+    Tree,
     elo_difference,
+    load_part,
     placings,
     play_game,
     play_match,
+    pool,
+    save_part,
     seatable_options,
     seatings,
+    source_tree,
     summarise,
     summarise_field,
     wilson,
@@ -26,6 +34,40 @@ def arena(*args: str) -> str:
     out = StringIO()
     call_command("arena", *args, "--no-progress", stdout=out)
     return out.getvalue()
+
+
+def arena_pool(*paths: object, json_too: bool = False) -> str:
+    out = StringIO()
+    call_command("arena_pool", *map(str, paths), *(["--json"] if json_too else []), stdout=out)
+    return out.getvalue()
+
+
+def decisions(results) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for r in results:
+        for level, values in r.seconds.items():
+            counted[level] = counted.get(level, 0) + len(values)
+    return counted
+
+
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory):
+    """Two parts of medium v easy (seeds 1 and 2), saved by the arena command."""
+    folder = tmp_path_factory.mktemp("parts")
+    for seed in (1, 2):
+        arena(
+            *("kingdoms", "--a", "medium", "--b", "easy", "--games", "3", "--jobs", "1"),
+            *("--seed", str(seed), "--save", str(folder / f"part-{seed}.json")),
+        )
+    return folder / "part-1.json", folder / "part-2.json"
+
+
+def edited(path, into, **changes):
+    """A copy of the part at ``path`` with its match's ``changes``."""
+    data = json.loads(path.read_text())
+    data["match"].update(changes)
+    into.write_text(json.dumps(data))
+    return into
 
 
 def test_wilson_interval_of_known_rates():
@@ -192,3 +234,113 @@ def test_arena_plays_the_match_at_each_thinking_time_and_plots_the_win_rates(tmp
 def test_arena_refuses_an_unknown_game():
     with pytest.raises(CommandError):
         arena("chess")
+
+
+def test_a_saved_part_loads_back_to_the_same_summary(tmp_path):
+    match = Match("kingdoms", "medium", "easy", games=4, seed=3)
+    results = play_match(match)
+    tree = Tree("0" * 40, False)
+    save_part(tmp_path / "part.json", Part(match, results, tree, "t0", "t1", jobs=1))
+    part = load_part(tmp_path / "part.json")
+    assert (part.match, part.tree, part.started, part.jobs) == (match, tree, "t0", 1)
+    before, after = summarise(match, results), summarise(part.match, part.results)
+    assert (after.rate, after.low, after.high) == (before.rate, before.low, before.high)
+    assert after.by_seat == before.by_seat and after.elo == before.elo
+    assert {level: t["n"] for level, t in after.times.items()} == decisions(results)
+    # Times are kept in whole milliseconds.
+    assert after.times["medium"]["max"] == pytest.approx(before.times["medium"]["max"], abs=5e-4)
+
+
+def test_a_part_records_its_commit_or_none_without_git(monkeypatch):
+    tree = source_tree()
+    assert tree.commit is None or len(tree.commit) == 40
+
+    def no_git(*args, **kwargs):
+        raise FileNotFoundError("git")
+
+    monkeypatch.setattr(subprocess, "run", no_git)
+    assert source_tree() == Tree(None, None)
+
+
+def test_pooled_parts_are_summarised_as_all_their_games(parts):
+    loaded = [load_part(path) for path in parts]
+    match, results = pool(loaded)
+    assert match.games == 6 and len(results) == 6
+    # The same games as played in memory, seed by seed (medium and easy keep no clock).
+    played = [
+        r for seed in (1, 2) for r in play_match(Match("kingdoms", "medium", "easy", 3, seed=seed))
+    ]
+    assert [(r.levels, r.winners, r.places) for r in results] == [
+        (r.levels, r.winners, r.places) for r in played
+    ]
+    pooled = summarise(match, results)
+    both = summarise(match, loaded[0].results + loaded[1].results)
+    assert (pooled.rate, pooled.low, pooled.high) == (both.rate, both.low, both.high)
+    assert pooled.score_a == sum(r.score_a for r in played)
+    assert {level: t["n"] for level, t in pooled.times.items()} == decisions(played)
+
+
+def test_arena_pool_prints_the_report_and_the_parts(parts):
+    out = arena_pool(*parts, json_too=True)
+    assert "kingdoms: medium v easy, 6 games of 2 players, seeds 1, 2" in out
+    assert "medium win rate" in out and "Elo" in out and "p99" in out
+    line = next(line for line in out.splitlines() if line.startswith("parts: "))
+    assert "seed 1: 3 games, commit " in line and "seed 2: 3 games, commit " in line
+    summary = json.loads(out.splitlines()[-1])
+    assert summary["name"] == "arena.kingdoms.medium_v_easy" and summary["games"] == 6
+
+
+def test_arena_pool_refuses_other_matches_and_a_seed_twice(parts, tmp_path):
+    first, second = parts
+    with pytest.raises(CommandError, match="both have seed 1: the same games twice"):
+        arena_pool(first, first)
+    slower = edited(second, tmp_path / "slower.json", seconds=2.0)
+    with pytest.raises(CommandError, match="not the same match.*seconds 2.0 against 1.0"):
+        arena_pool(first, slower)
+    other = edited(second, tmp_path / "other.json", game="kingdom-cards")
+    with pytest.raises(CommandError, match="not the same match.*game 'kingdom-cards'"):
+        arena_pool(first, other)
+    short = edited(second, tmp_path / "short.json", games=5)
+    with pytest.raises(CommandError, match="not games 0 to 4"):
+        arena_pool(first, short)
+    (tmp_path / "junk.json").write_text("[]")
+    with pytest.raises(CommandError, match="not an arena part"):
+        arena_pool(tmp_path / "junk.json")
+
+
+def test_a_fields_parts_pool(tmp_path):
+    paths = [tmp_path / f"field-{seed}.json" for seed in (1, 2)]
+    for seed, path in zip((1, 2), paths, strict=True):
+        arena(
+            *("kingdoms", "--field", "medium,easy,easy", "--games", "3", "--jobs", "1"),
+            *("--seed", str(seed), "--save", str(path)),
+        )
+    match, results = pool([load_part(path) for path in paths])
+    assert match.lineup == ("medium", "easy", "easy") and len(results) == 6
+    out = arena_pool(*paths, json_too=True)
+    assert "6 games of 3 players, seeds 1, 2" in out and "mean placing" in out
+    assert "parts: seed 1: 3 games" in out
+    standings = {s.level: s.place for s in summarise_field(match, results).standings}
+    assert f"{standings['medium'][0]:5.2f}" in out
+    assert '"name": "arena.kingdoms.field.medium_easy_easy"' in out
+
+
+def test_arena_saves_one_part_at_one_budget_and_never_over_another(parts, tmp_path):
+    with pytest.raises(CommandError, match="one --budget"):
+        arena("kingdoms", "--budget", "0.1,0.2", "--save", str(tmp_path / "p.json"))
+    with pytest.raises(CommandError, match="exists"):
+        arena("kingdoms", "--save", str(parts[0]))
+    arena(
+        "kingdoms",
+        "--a",
+        "easy",
+        "--b",
+        "easy",
+        "--games",
+        "1",
+        "--jobs",
+        "1",
+        "--save",
+        str(tmp_path / "new" / "p.json"),
+    )
+    assert load_part(tmp_path / "new" / "p.json").match.games == 1

@@ -4,12 +4,15 @@ python manage.py arena kingdoms --a hard --b medium --games 200 --players 2
 python manage.py arena kingdom-cards --a medium --b easy --jobs 2 --plot rates.png
 python manage.py arena kingdoms --field expert,hard,medium --games 60
 python manage.py arena kingdom-builder --a hard --b medium --budget 0.1,0.25,0.5,1 --plot t.png
+python manage.py arena kingdoms --a expert --b hard --games 40 --seed 9 --budget 0.5 --save part.json
 
 Prints A's win rate (ties as half) with its 95% Wilson interval, overall and per seat,
 an Elo table derived from it, and each level's decision time (p50 / p99 / max). With
 ``--field`` (one level per seat, seated in every order in turn): each level's mean placing
 with its 95% interval, and the first level's placing against each other level's. With
 several budgets, the match at each, and ``--plot`` draws the win rate by thinking time.
+``--save`` writes the games as a part that ``arena_pool`` pools with the match's other
+parts (other seeds).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -26,8 +32,12 @@ from bots.search.arena import (
     FieldSummary,
     GameResult,
     Match,
+    Part,
     Summary,
+    Tree,
     play_match,
+    save_part,
+    source_tree,
     summarise,
     summarise_field,
     wilson,
@@ -68,6 +78,14 @@ class Command(BaseCommand):
         parser.add_argument("--options", default="{}", help="table options as JSON")
         parser.add_argument("--plot", default=None, help="write the win-rate chart (PNG)")
         parser.add_argument("--json", action="store_true", help="also print a JSON summary")
+        parser.add_argument(
+            "--save",
+            default=None,
+            metavar="PATH",
+            help="write the games as a part (JSON: the match, the commit, every game's "
+            "result and decision times) for arena_pool; one --budget only, and not over "
+            "an existing file",
+        )
         parser.add_argument("--no-progress", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -89,6 +107,17 @@ class Command(BaseCommand):
             raise CommandError(f"--field needs two or more of {', '.join(LEVELS)}")
         if lineup and len(budgets) > 1:
             raise CommandError("a field is played at one budget at a time")
+        save = Path(options["save"]) if options["save"] else None
+        if save is not None:
+            if len(budgets) > 1:
+                raise CommandError("--save keeps one part: give one --budget")
+            if save.exists():
+                raise CommandError(f"{save} exists: a saved part is not overwritten")
+            try:
+                save.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CommandError(f"cannot save in {save.parent}: {exc}") from exc
+        tree = source_tree() if save is not None else Tree(None, None)  # before the games
         summaries = []
         for seconds in budgets:
             match = Match(
@@ -103,7 +132,12 @@ class Command(BaseCommand):
                 playouts=options["playouts"],
                 options=game_options,
             )
+            started = _now()
             results = _played(match, options)
+            if save is not None:
+                jobs = min(options["jobs"], match.games)
+                save_part(save, Part(match, results, tree, started, _now(), jobs))
+                self.stdout.write(f"part written to {save}")
             if lineup:
                 standings = summarise_field(match, results)
                 self.stdout.write(field_report(standings))
@@ -121,6 +155,10 @@ class Command(BaseCommand):
             plot_by_budget(summaries, options["plot"])
         if options["plot"]:
             self.stdout.write(f"chart written to {options['plot']}")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _seconds_list(text: str) -> list[float]:
@@ -178,6 +216,24 @@ def _times(table: dict[str, dict[str, float]], commands: int, games: int) -> lis
     return lines
 
 
+def _seeds(m: Match, parts: Sequence[Part]) -> str:
+    if not parts:
+        return f"seed {m.seed}"
+    return "seeds " + ", ".join(str(part.match.seed) for part in parts)
+
+
+def _parts(parts: Sequence[Part]) -> list[str]:
+    """The pooled reports' last line: each part's seed, games and commit."""
+    if not parts:
+        return []
+    listed = []
+    for part in parts:
+        commit = part.tree.commit[:12] if part.tree.commit else "unknown"
+        changed = " with uncommitted changes" if part.tree.changed else ""
+        listed.append(f"seed {part.match.seed}: {part.match.games} games, commit {commit}{changed}")
+    return [f"parts: {'; '.join(listed)}"]
+
+
 def _json_head(m: Match, name: str, games: int) -> dict[str, Any]:
     """What every JSON summary starts with: its name, games, players and budget."""
     return {
@@ -189,11 +245,11 @@ def _json_head(m: Match, name: str, games: int) -> dict[str, Any]:
     }
 
 
-def field_report(summary: FieldSummary) -> str:
+def field_report(summary: FieldSummary, parts: Sequence[Part] = ()) -> str:
     m = summary.match
     lines = [
         f"{m.game}: {', '.join(m.lineup)} in every seating, {summary.games} games of "
-        f"{m.players} players, seed {m.seed}{_budget(m)}",
+        f"{m.players} players, {_seeds(m, parts)}{_budget(m)}",
         "mean placing (1 is first), 95% CI, and wins (shared wins split)",
     ]
     for standing in summary.standings:
@@ -206,7 +262,7 @@ def field_report(summary: FieldSummary) -> str:
     lines.append(f"{first}'s placing minus each other level's, per game (negative: {first} ahead)")
     for level, (mean, low, high) in summary.against.items():
         lines.append(f"  v {level:<8} {mean:+.2f}  [{low:+.2f}, {high:+.2f}]")
-    lines += _times(summary.times, summary.commands, summary.games)
+    lines += _times(summary.times, summary.commands, summary.games) + _parts(parts)
     return "\n".join(lines)
 
 
@@ -220,11 +276,11 @@ def field_json(summary: FieldSummary) -> dict[str, Any]:
     }
 
 
-def report(summary: Summary) -> str:
+def report(summary: Summary, parts: Sequence[Part] = ()) -> str:
     m = summary.match
     lines = [
         f"{m.game}: {m.a} v {m.b}, {summary.games} games of {m.players} players, "
-        f"seed {m.seed}{_budget(m)}",
+        f"{_seeds(m, parts)}{_budget(m)}",
         f"{m.a} win rate {summary.rate:.1%}  95% CI [{summary.low:.1%}, {summary.high:.1%}]"
         f"  ({summary.score_a:g} of {summary.games}, ties count half)",
     ]
@@ -235,7 +291,7 @@ def report(summary: Summary) -> str:
     lines.append("Elo (centred on 1500, 95% CI)")
     for level, (rating, low, high) in sorted(summary.elo.items(), key=lambda kv: -kv[1][0]):
         lines.append(f"  {level:<8} {rating:7.0f}  [{low:.0f}, {high:.0f}]")
-    lines += _times(summary.times, summary.commands, summary.games)
+    lines += _times(summary.times, summary.commands, summary.games) + _parts(parts)
     return "\n".join(lines)
 
 
