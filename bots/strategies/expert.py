@@ -7,8 +7,8 @@ instead of stopping at the model, Kingdoms' play five turns instead of three
 Kingdom Cards: information-set MCTS beyond the root (``bots.search.expert``) on worlds
 sampled from the seat's own view, with the game's knowledge of the ``hard`` level (the
 medium bot's ranking as each node's prior, the short playout and fitted model at its
-leaves). It plays in ``manage.py arena`` only: no table offers it until it beats ``hard``
-by a clear margin (docs/bots.md)."""
+leaves). The tables offer it beside ``hard``; how far it is ahead of ``hard`` in each game
+is measured in docs/bots.md."""
 
 from __future__ import annotations
 

@@ -109,15 +109,30 @@ class Bot:
 
     # ---- the account's events -----------------------------------------------------------
     def run(self) -> None:
+        """Follow the account's events until done, reopening the stream with backoff when
+        it ends or fails; a refused token (401, 403) stops the bot."""
+        failures = 0
         while not self.done.is_set():
             try:
                 for event in self.api.lines("/api/stream/event/"):
+                    failures = 0
                     self.on_event(event)
                     if self.done.is_set():
                         return
+                why = "ended"
+            except requests.HTTPError as exc:
+                status = exc.response.status_code if exc.response is not None else None
+                if status in GIVE_UP:
+                    log.error("event stream refused (%s): stopping", status)
+                    self.done.set()
+                    return
+                why = str(exc)
             except requests.RequestException as exc:
-                log.warning("event stream: %s; reconnecting", exc)
-                time.sleep(1)
+                why = str(exc)
+            wait = RESUME_WAITS[min(failures, len(RESUME_WAITS) - 1)]
+            failures += 1
+            log.warning("event stream %s; reconnecting in %g s", why, wait)
+            time.sleep(wait)
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")

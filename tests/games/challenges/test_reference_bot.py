@@ -126,6 +126,26 @@ def test_a_game_stream_refused_for_good_is_left(kingdom_bot, waits, status):
     assert not bot.done.is_set(), "a game left is not a game finished"
 
 
+def test_the_event_stream_is_reopened_with_backoff_and_a_refused_token_stops_the_bot(
+    kingdom_bot, waits
+):
+    api = FakeApi(
+        [
+            [],  # the stream ends cleanly (a server restarting)
+            [requests.ConnectionError("refused")],
+            [{"type": "gameFinish", "game": {"id": "g0"}}],  # a line: the waits start over
+            [],
+            [refused(401)],  # the token was revoked
+            [{"type": "gameFinish", "game": {"id": "g1"}}],
+        ]
+    )
+    bot = kingdom_bot.Bot(api, kingdom_bot.random_legal, {"kingdoms"}, games=None)
+    bot.run()
+    first, second = kingdom_bot.RESUME_WAITS[:2]
+    assert waits == [first, second, first, second]
+    assert len(api.opened) == 5 and bot.done.is_set()
+
+
 def test_it_accepts_the_games_it_knows_and_declines_the_others(kingdom_bot):
     api = FakeApi()
     bot = kingdom_bot.Bot(api, kingdom_bot.random_legal, {"kingdoms"}, games=None)
