@@ -248,6 +248,11 @@ class TurnsConsumer(GuardedJsonConsumer):
         turns = await self._turns()
         for game_id in turns:
             await self._follow(game_id)
+        # Read again now that the games' news is heard: a move made between the first read
+        # and the follow would otherwise be in neither (the second read costs one query).
+        turns = await self._turns()
+        for game_id in turns:
+            await self._follow(game_id)
         await self.send_json({"type": "turns", "turns": turns})
         return True
 

@@ -67,6 +67,38 @@ def test_turns_when_the_socket_opens_then_at_each_head(make_user, open_socket):
     assert turn == {"type": "turn", "game": str(game.id), "yours": True}
 
 
+@pytest.mark.parametrize("open_socket", [lobby_of, turns_of])
+def test_a_move_made_while_the_socket_opens_is_in_its_turns(make_user, open_socket, monkeypatch):
+    """The move lands after the socket's first read of the turns and before it hears the
+    game's news: the turns it sends on opening must still say whose turn it is."""
+    ana, bob = make_user("ana"), make_user("bob")
+    game = humans_game([ana, bob])
+    mover, other = to_move(game, [ana, bob])
+    reads = []
+    read_turns = selectors.turns_of
+
+    def turns_then_a_move(user):
+        turns = read_turns(user)
+        if not reads:
+            move_first_legal(game.id, mover)
+        reads.append(turns)
+        return turns
+
+    monkeypatch.setattr(selectors, "turns_of", turns_then_a_move)
+
+    async def scenario() -> dict:
+        ws = open_socket(other)
+        assert (await ws.connect())[0]
+        opened = await ws.receive_json_from(timeout=5)
+        assert await ws.receive_nothing(timeout=0.3)
+        await ws.disconnect()
+        return opened
+
+    opened = async_to_sync(scenario)()
+    assert reads[0] == {str(game.id): False}, "the first read came before the move"
+    assert opened == {"type": "turns", "turns": {str(game.id): True}}
+
+
 def test_a_game_that_starts_while_the_lobby_is_open_is_followed(make_user):
     ana, bob = make_user("ana"), make_user("bob")
 
