@@ -300,6 +300,8 @@ def _defender_choosing_a_bid(new_player, server_url):
     ana = new_player("ana")
     bo = new_player("bo")
     seat_two_players_through_the_api(server_url, ana, bo)
+    for player in (ana, bo):  # both sockets open before the challenge is made
+        expect(player.page.locator("#conn")).to_have_attribute("data-state", "live")
     challenger = first_showing("#kc-challenge button", ana, bo)
     defender = bo if challenger is ana else ana
     challenger.page.locator("#kc-challenge button").click()
