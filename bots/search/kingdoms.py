@@ -6,8 +6,9 @@ noisy to tell good moves apart: one tile changes every later choice), then value
 seat by its gold plus the expected gain of the lines as they stand (the medium bot's
 expected bases times the seat's ranks), or, when the epoch ended within those turns, the
 engine's own ``score_lines``; plus the keep value of the rank 2-4 castles it holds for
-later epochs. Its reward is the logistic of its lead over the best other seat, on the
-scale fitted on medium-against-medium games (``LEAD_SCALE``).
+later epochs. Its reward is the mean over the other seats of the logistic of its lead over
+each (``placing_rewards``), on the scale fitted on medium-against-medium games
+(``LEAD_SCALE``).
 """
 
 from __future__ import annotations
@@ -76,12 +77,23 @@ def playout(
         + CASTLE_KEEP_VALUE * later * sum(r * n for r, n in enumerate(epoch.castles[s], 1) if r > 1)
         for s in range(players)
     ]
-    scale = LEAD_SCALE[min(later, 2)]
-    rewards = []
-    for s in range(players):
-        lead = worth[s] - max(worth[o] for o in range(players) if o != s)
-        rewards.append(1.0 / (1.0 + math.exp(-lead / scale)))
-    return rewards
+    return placing_rewards(worth, LEAD_SCALE[min(later, 2)])
+
+
+def placing_rewards(worth: list[float], scale: float) -> Rewards:
+    """Each seat's chance to finish ahead of another seat, averaged over the others: the
+    logistic of its lead over each (``scale`` gold per unit of logit), so the search aims
+    at its expected placing. With two seats it is the logistic of the lead over the other.
+
+    The lead over the *strongest* other seat alone did worse at three seats: it spends
+    moves on the leader and leaves the third seat alone, and hard placed behind medium
+    there (docs/bots.md)."""
+    players = len(worth)
+    return [
+        sum(1.0 / (1.0 + math.exp((worth[o] - mine) / scale)) for o in range(players) if o != s)
+        / (players - 1)
+        for s, mine in enumerate(worth)
+    ]
 
 
 KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True, patience=PATIENCE)

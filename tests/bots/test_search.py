@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -11,6 +12,7 @@ from bots.search import expert, pimc
 from bots.search.budget import Budget, current_budget, thinking_budget
 from bots.search.hidden import canonical_world
 from bots.search.ismcts import Knowledge, Patience, search
+from bots.search.kingdoms import placing_rewards
 from bots.strategies import get_strategy, random_legal
 from bots.strategies.hard import KNOWLEDGE
 from games.rules import get_ruleset
@@ -314,3 +316,18 @@ def test_a_clock_does_not_start_a_playout_that_would_end_past_its_deadline():
     clock.spend(5)
     # Five playouts in about half a second: about 0.1 s each.
     assert 0.09 < clock.pace() < 0.2
+
+
+def test_kingdoms_placing_rewards_are_the_lead_s_logistic_for_two_seats():
+    ahead, behind = placing_rewards([30.0, 20.0], 5.0)
+    assert ahead == pytest.approx(1 / (1 + math.exp(-2)))
+    assert ahead + behind == pytest.approx(1.0)
+
+
+def test_kingdoms_placing_rewards_count_every_other_seat_at_three():
+    # Seat 1 trails the leader by as much as seat 2 does, but is far ahead of seat 2:
+    # the lead over the strongest seat alone could not tell them apart.
+    leader, second, last = placing_rewards([50.0, 40.0, 0.0], 5.0)
+    assert leader > second > last
+    assert second == pytest.approx((1 / (1 + math.exp(2)) + 1 / (1 + math.exp(-8))) / 2)
+    assert leader + second + last == pytest.approx(1.5)  # each pair shares one win
