@@ -59,9 +59,11 @@ def playout(
     players: int,
     rng: random.Random,
     turns: int | None = PLAYOUT_TURNS,
+    castle_in_hand: float = 0.0,
 ) -> Rewards:
     """``turns`` turns of the epoch (None: the rest of it) as the medium bot would play
-    them, then each seat's reward."""
+    them, then each seat's reward; while the epoch goes on, each rank 1 castle a seat
+    still holds adds ``castle_in_hand`` gold to its worth."""
     later = epochs_after(world)
     epoch = Epoch(world)
     gold: list[float] = list(world.gold)
@@ -72,6 +74,9 @@ def playout(
                 gold[s] += g
     else:
         gold = [g + e for g, e in zip(gold, epoch.expected_gains(unscored), strict=True)]
+        # A castle placed later goes where the tiles are known by then: the expected
+        # gains above value only the castles already standing.
+        gold = [g + castle_in_hand * epoch.castles[s][0] for s, g in enumerate(gold)]
     worth = [
         gold[s]
         + CASTLE_KEEP_VALUE * later * sum(r * n for r, n in enumerate(epoch.castles[s], 1) if r > 1)
@@ -98,6 +103,11 @@ def placing_rewards(worth: list[float], scale: float) -> Rewards:
 
 KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True, patience=PATIENCE)
 # The expert searches as hard does with longer playouts (2 turns: 20% against hard over
-# 11 games; 3 are hard's; 5: 58.8% [43.4, 72.6] over 40, docs/bots.md).
+# 11 games; 3 are hard's; 5: 56.6% [50.0, 63.0] over 220) that also value the rank 1
+# castles a seat still holds (docs/bots.md).
 EXPERT_PLAYOUT_TURNS = 5
-EXPERT_KNOWLEDGE = replace(KNOWLEDGE, playout=partial(playout, turns=EXPERT_PLAYOUT_TURNS))
+EXPERT_CASTLE_IN_HAND = 3.0  # gold; 0 (hard's): 55.8% against hard, 3: 67.5% (0.2 s a move)
+EXPERT_KNOWLEDGE = replace(
+    KNOWLEDGE,
+    playout=partial(playout, turns=EXPERT_PLAYOUT_TURNS, castle_in_hand=EXPERT_CASTLE_IN_HAND),
+)

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bots.search import expert, pimc
+from bots.search import expert, kingdoms, pimc
 from bots.search.budget import Budget, current_budget, thinking_budget
 from bots.search.hidden import canonical_world
 from bots.search.ismcts import Knowledge, Patience, search
@@ -331,3 +331,14 @@ def test_kingdoms_placing_rewards_count_every_other_seat_at_three():
     assert leader > second > last
     assert second == pytest.approx((1 / (1 + math.exp(2)) + 1 / (1 + math.exp(-8))) / 2)
     assert leader + second + last == pytest.approx(1.5)  # each pair shares one win
+
+
+def test_kingdoms_expert_playouts_value_the_rank_1_castles_a_seat_still_holds():
+    ruleset = get_ruleset("kingdoms")
+    world = ruleset.fold(ruleset.setup({}, 2, random.Random(3)))
+    world.castles[1][0] = 0  # seat 1 has placed its rank 1 castles, seat 0 holds its own
+    kept = kingdoms.playout(ruleset, world, 0, 2, random.Random(0), turns=0, castle_in_hand=3.0)
+    not_kept = kingdoms.playout(ruleset, world, 0, 2, random.Random(0), turns=0)
+    assert not_kept[0] == pytest.approx(0.5)  # nothing else tells the seats apart yet
+    assert kept[0] > not_kept[0]
+    assert kept[0] + kept[1] == pytest.approx(1.0)
