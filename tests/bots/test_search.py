@@ -13,6 +13,7 @@ from bots.search.budget import Budget, current_budget, thinking_budget
 from bots.search.hidden import canonical_world
 from bots.search.ismcts import Knowledge, Patience, search
 from bots.search.kingdoms import placing_rewards
+from bots.strategies import expert as expert_level
 from bots.strategies import get_strategy, random_legal
 from bots.strategies.hard import KNOWLEDGE
 from games.rules import get_ruleset
@@ -342,3 +343,26 @@ def test_kingdoms_expert_playouts_value_the_rank_1_castles_a_seat_still_holds():
     assert not_kept[0] == pytest.approx(0.5)  # nothing else tells the seats apart yet
     assert kept[0] > not_kept[0]
     assert kept[0] + kept[1] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("players", "searched"), [(2, "paired"), (3, "tree")])
+def test_the_kingdom_cards_expert_searches_pairs_at_two_seats_and_a_tree_beyond(
+    players, searched, monkeypatch
+):
+    ruleset = get_ruleset("kingdom-cards")
+    options = ruleset.clean_options({"allow_two_players": True})
+    rng = random.Random(11)
+    state = ruleset.fold(ruleset.setup(options, players, rng))
+    seat = sorted(ruleset.to_act(state))[0]
+    calls = []
+    for name, module, function in (("paired", pimc, "decide"), ("tree", expert, "search")):
+        real = getattr(module, function)
+        monkeypatch.setattr(
+            expert_level.pimc if name == "paired" else expert_level.expert,
+            function,
+            lambda *args, _real=real, _name=name: calls.append(_name) or _real(*args),
+        )
+    with thinking_budget(seconds=None, playouts=20):
+        command = get_strategy("kingdom-cards", "expert")(ruleset, state, seat, random.Random(4))
+    assert calls == [searched]
+    assert command in ruleset.legal_commands(state, seat)
