@@ -106,7 +106,9 @@ KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True, patie
 # 11 games; 3 are hard's; 5: 56.6% [50.0, 63.0] over 220) that also value the rank 1
 # castles a seat still holds (docs/bots.md).
 EXPERT_PLAYOUT_TURNS = 5
-EXPERT_CASTLE_IN_HAND = 3.0  # gold; 0 (hard's): 55.8% against hard, 3: 67.5% (0.2 s a move)
+# Gold per rank 1 castle held: against hard at 0.2 s a move, 0 (hard's) won 55.8% of 60
+# games, 3 won 67.5% of 40; at 0.5 s, 3 won 56.0% of 100, level with 0 (docs/bots.md).
+EXPERT_CASTLE_IN_HAND = 3.0
 EXPERT_KNOWLEDGE = replace(
     KNOWLEDGE,
     playout=partial(playout, turns=EXPERT_PLAYOUT_TURNS, castle_in_hand=EXPERT_CASTLE_IN_HAND),
