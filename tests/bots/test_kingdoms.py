@@ -146,7 +146,7 @@ def test_greedy_passes_when_that_is_all_it_can_do():
     assert greedy(R, state, seat, random.Random(0)) == {"type": "pass"}
 
 
-def test_the_experts_playouts_look_five_turns_ahead_where_hards_look_three():
+def test_the_experts_playouts_look_five_turns_ahead_and_value_castles_held_where_hards_do_not():
     ruleset = R
     rng = random.Random(3)
     world = ruleset.fold(ruleset.setup({}, 2, rng))
@@ -157,7 +157,15 @@ def test_the_experts_playouts_look_five_turns_ahead_where_hards_look_three():
         assert epoch.play_out(random.Random(1), 2, turns) is False
         assert sum(piece is not None for piece in epoch.pieces) == turns
     expert_value = search.EXPERT_KNOWLEDGE.playout(ruleset, world, seat, 2, random.Random(7))
-    assert expert_value == search.playout(ruleset, world, seat, 2, random.Random(7), turns=5)
+    assert expert_value == search.playout(
+        ruleset,
+        world,
+        seat,
+        2,
+        random.Random(7),
+        turns=5,
+        castle_in_hand=search.EXPERT_CASTLE_IN_HAND,
+    )
     assert search.KNOWLEDGE.playout(ruleset, world, seat, 2, random.Random(7)) == (
         search.playout(ruleset, world, seat, 2, random.Random(7), turns=3)
     )
