@@ -73,10 +73,10 @@ def playout(
             for s, g in gains.items():
                 gold[s] += g
     else:
-        gold = [g + e for g, e in zip(gold, epoch.expected_gains(unscored), strict=True)]
         # A castle placed later goes where the tiles are known by then: the expected
-        # gains above value only the castles already standing.
-        gold = [g + castle_in_hand * epoch.castles[s][0] for s, g in enumerate(gold)]
+        # gains value only the castles already standing, so those held add their own.
+        gains = epoch.expected_gains(unscored)
+        gold = [g + gains[s] + castle_in_hand * epoch.castles[s][0] for s, g in enumerate(gold)]
     worth = [
         gold[s]
         + CASTLE_KEEP_VALUE * later * sum(r * n for r, n in enumerate(epoch.castles[s], 1) if r > 1)

@@ -13,7 +13,6 @@ from bots.search.budget import Budget, current_budget, thinking_budget
 from bots.search.hidden import canonical_world
 from bots.search.ismcts import Knowledge, Patience, search
 from bots.search.kingdoms import placing_rewards
-from bots.strategies import expert as expert_level
 from bots.strategies import get_strategy, random_legal
 from bots.strategies.hard import KNOWLEDGE
 from games.rules import get_ruleset
@@ -358,7 +357,7 @@ def test_the_kingdom_cards_expert_searches_pairs_at_two_seats_and_a_tree_beyond(
     for name, module, function in (("paired", pimc, "decide"), ("tree", expert, "search")):
         real = getattr(module, function)
         monkeypatch.setattr(
-            expert_level.pimc if name == "paired" else expert_level.expert,
+            module,
             function,
             lambda *args, _real=real, _name=name: calls.append(_name) or _real(*args),
         )
