@@ -75,8 +75,8 @@ def playout(
     else:
         # A castle placed later goes where the tiles are known by then: the expected
         # gains value only the castles already standing, so those held add their own.
-        gains = epoch.expected_gains(unscored)
-        gold = [g + gains[s] + castle_in_hand * epoch.castles[s][0] for s, g in enumerate(gold)]
+        expected = epoch.expected_gains(unscored)
+        gold = [g + expected[s] + castle_in_hand * epoch.castles[s][0] for s, g in enumerate(gold)]
     worth = [
         gold[s]
         + CASTLE_KEEP_VALUE * later * sum(r * n for r, n in enumerate(epoch.castles[s], 1) if r > 1)
