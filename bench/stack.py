@@ -19,8 +19,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -317,3 +318,22 @@ class Stack:
         return "\n".join(
             f"==== {p.name} ====\n{p.log_tail(lines)}" for p in self.processes.values()
         )
+
+
+@contextlib.contextmanager
+def started_stack(prefix: str, progress: Any = None, **options: Any) -> Iterator[Stack]:
+    """A started ``Stack(workdir, **options)`` in a temporary directory, stopped at the end.
+    When the body fails, the processes' logs go to ``progress`` and the directory stays
+    for reading; otherwise it is removed."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    stack = Stack(workdir, **options)
+    try:
+        stack.start()
+        yield stack
+    except Exception:
+        if progress is not None:
+            progress.write(f"{stack.logs()}\nthe processes' logs: {workdir}\n")
+        raise
+    finally:
+        stack.stop()
+    shutil.rmtree(workdir, ignore_errors=True)

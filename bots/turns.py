@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 import uuid
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -20,6 +21,9 @@ from games.rules.base import seeded_rng
 from infra.metrics import bot_turn
 
 log = logging.getLogger(__name__)
+# One line per bot move at INFO (the service's own lines' level): how long the choice took
+# against the table's thinking time, per level (``bench bots`` reads them for the p99).
+chosen = logging.getLogger("kingdom.bots")
 # Salt of the keyed hash that derives a bot's command id from (game, seq, seat).
 BOT_COMMANDS = "bots.turns.bot_command_id"
 
@@ -81,6 +85,7 @@ def _play(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
     # The bot's own RNG: derived from the game's seq and seat, but never from the game's
     # secret seed (a bot must not be able to predict the deck).
     rng = seeded_rng(f"bot:{game_id}:{seat}", expected_seq)
+    started = time.perf_counter()
     with (
         storage.reading(game) as table,
         thinking_budget(seconds=game.think_seconds),
@@ -93,6 +98,16 @@ def _play(game_id: uuid.UUID | str, seat: int, expected_seq: int) -> bool:
             log.warning("bot %s of %s overran its budget; the medium bot moves", seat, game_id)
             fallback = get_strategy(rules.key, services.TAKEOVER_LEVEL)
             command = fallback(rules, table.rules, seat, rng)
+    chosen.info(
+        "bot move chosen",
+        extra={
+            "game_id": str(game_id),
+            "seq": expected_seq,
+            "level": level,
+            "seconds": round(time.perf_counter() - started, 4),
+            "think_seconds": game.think_seconds,
+        },
+    )
     try:
         result = _submit(game, seat, command, expected_seq)
     except ServiceError as exc:

@@ -11,10 +11,7 @@ every move a player was told was recorded is in the log exactly once.
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 from bench.faults.checks import (
@@ -28,7 +25,7 @@ from bench.faults.checks import (
     run_fault,
 )
 from bench.faults.community import Community
-from bench.stack import Stack
+from bench.stack import started_stack
 
 __all__ = [
     "FAULTS",
@@ -59,11 +56,9 @@ def run(
 ) -> list[dict[str, Any]]:
     """The whole measurement: start, each fault in turn, play out, audit. The processes'
     logs stay in a temporary directory when it fails (its path goes to ``progress``)."""
-    workdir = Path(tempfile.mkdtemp(prefix="kingdom-faults-"))
-    stack = Stack(workdir, BOT_THINK_SECONDS=THINK_SECONDS, CLOCK_SWEEP_EVERY="1")
     lines: list[dict[str, Any]] = []
-    try:
-        stack.start()
+    options = {"BOT_THINK_SECONDS": THINK_SECONDS, "CLOCK_SWEEP_EVERY": "1"}
+    with started_stack("kingdom-faults-", progress, **options) as stack:
         community = Community(stack, tables)
         community.start()
         watch = Watch(stack, community)
@@ -81,11 +76,4 @@ def run(
         watch.stop()
         lines.append(recorded_once(stack, community))
         lines.append(audit(stack))
-    except Exception:
-        if progress is not None:
-            progress.write(f"{stack.logs()}\nthe processes' logs: {workdir}\n")
-        raise
-    finally:
-        stack.stop()
-    shutil.rmtree(workdir, ignore_errors=True)
     return lines

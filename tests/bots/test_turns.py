@@ -132,6 +132,27 @@ def test_the_table_s_thinking_time_is_the_search_budget(make_user, settings, mon
         assert seen[-1] == (level, expected)
 
 
+def test_a_bot_move_logs_how_long_its_choice_took(make_user, settings, monkeypatch, caplog):
+    """``bench bots`` reads these lines for the worker's decision times."""
+    settings.BOT_RUNNER = "none"
+
+    def strategy_for(key, asked):
+        def slow(ruleset, state, seat, rng):
+            time.sleep(0.05)
+            return ruleset.legal_commands(state, seat)[0]
+
+        return slow
+
+    monkeypatch.setattr(turns, "get_strategy", strategy_for)
+    game = searching_game(make_user(), 0.3, "expert")
+    ((seat, _level),) = turns.bot_seats_to_act(game)
+    with caplog.at_level("INFO", logger="kingdom.bots"):
+        assert turns.take_turn(game.id, seat, game.head_seq) is True
+    (line,) = [r for r in caplog.records if r.getMessage() == "bot move chosen"]
+    assert (line.game_id, line.level, line.think_seconds) == (str(game.id), "expert", 0.3)
+    assert 0.05 <= line.seconds < 5
+
+
 GAMES = {
     "kingdoms": {},
     "kingdom-builder": {},

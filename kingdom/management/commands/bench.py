@@ -8,11 +8,13 @@ python manage.py bench live [--processes 2 | --url http://127.0.0.1:8000 ...]
 python manage.py bench faults [--games 8] [--fault redis_stopped ...] [--down 5]
     [--long-down 30]
 python manage.py bench streams [--streams 1000] [--hold SECONDS]
+python manage.py bench bots [kingdoms] [--games 2] [--levels expert,hard] [--think 0.5]
 
 The work is in bench/: ``inprocess`` (commands, rules), ``live`` (the load a
 community puts on running servers, see bench/live.py) and ``faults`` (the service
 on a PostgreSQL and a Redis of its own, which it stops and kills under play) and
-``streams`` (a web process's memory per idle bot-API event stream).
+``streams`` (a web process's memory per idle bot-API event stream) and ``bots`` (the
+search bots' decision times in the Celery worker, on the same private stack as faults).
 """
 
 from __future__ import annotations
@@ -21,16 +23,19 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from bench import faults, live, streams
+from bench import bots, faults, live, streams
 from bench.inprocess import InProcessBench
 from games.rules import all_rulesets
+from games.services.writing import BOT_LEVELS
 
 
 class Command(BaseCommand):
     help = "Measure the service and the rules engines; prints JSON lines."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("what", choices=["commands", "rules", "live", "faults", "streams"])
+        parser.add_argument(
+            "what", choices=["commands", "rules", "live", "faults", "streams", "bots"]
+        )
         parser.add_argument("ruleset", nargs="?", default="kingdoms")
         parser.add_argument("--games", type=int, default=None)
         parser.add_argument("--players", type=int, default=None)
@@ -61,6 +66,11 @@ class Command(BaseCommand):
         group.add_argument(
             "--long-down", type=float, default=30.0, help=f"seconds of {faults.LONG_FAULT}"
         )
+        group = parser.add_argument_group("bench bots")
+        group.add_argument(
+            "--levels", default="expert,hard", help="the bots seated at each table, in order"
+        )
+        group.add_argument("--think", type=float, default=0.5, help="their seconds per move")
 
     def handle(self, *args, **options) -> None:
         if options.get("live_ruleset"):
@@ -82,6 +92,19 @@ class Command(BaseCommand):
                 faults=tuple(options["fault"] or (*faults.FAULTS, faults.LONG_FAULT)),
                 down=options["down"],
                 long_down=options["long_down"],
+                progress=self.stderr,
+            )
+        elif options["what"] == "bots":
+            levels = tuple(options["levels"].split(","))
+            if not set(levels) <= set(BOT_LEVELS) or not 0.1 <= options["think"] <= 10:
+                raise CommandError(
+                    f"--levels takes {', '.join(BOT_LEVELS)}; --think 0.1 to 10 seconds"
+                )
+            lines = bots.run(
+                ruleset=options["ruleset"],
+                levels=levels,
+                tables=options["games"] or 2,
+                think=options["think"],
                 progress=self.stderr,
             )
         elif options["what"] == "commands":
