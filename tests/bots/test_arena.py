@@ -19,6 +19,7 @@ from bots.search.arena import (
     play_game,
     play_match,
     pool,
+    pool_by_budget,
     save_part,
     seatable_options,
     seatings,
@@ -36,9 +37,9 @@ def arena(*args: str) -> str:
     return out.getvalue()
 
 
-def arena_pool(*paths: object, json_too: bool = False) -> str:
+def arena_pool(*args: object, json_too: bool = False) -> str:
     out = StringIO()
-    call_command("arena_pool", *map(str, paths), *(["--json"] if json_too else []), stdout=out)
+    call_command("arena_pool", *map(str, args), *(["--json"] if json_too else []), stdout=out)
     return out.getvalue()
 
 
@@ -294,9 +295,9 @@ def test_arena_pool_refuses_other_matches_and_a_seed_twice(parts, tmp_path):
     first, second = parts
     with pytest.raises(CommandError, match="both have seed 1: the same games twice"):
         arena_pool(first, first)
-    slower = edited(second, tmp_path / "slower.json", seconds=2.0)
-    with pytest.raises(CommandError, match="not the same match.*seconds 2.0 against 1.0"):
-        arena_pool(first, slower)
+    faster = edited(second, tmp_path / "faster.json", seconds=2.0, playouts=5)
+    with pytest.raises(CommandError, match="not the same match.*playouts 5 against None"):
+        arena_pool(first, faster)
     other = edited(second, tmp_path / "other.json", game="kingdom-cards")
     with pytest.raises(CommandError, match="not the same match.*game 'kingdom-cards'"):
         arena_pool(first, other)
@@ -306,6 +307,24 @@ def test_arena_pool_refuses_other_matches_and_a_seed_twice(parts, tmp_path):
     (tmp_path / "junk.json").write_text("[]")
     with pytest.raises(CommandError, match="not an arena part"):
         arena_pool(tmp_path / "junk.json")
+
+
+def test_parts_at_several_thinking_times_pool_per_time_and_plot(parts, tmp_path):
+    first, second = parts
+    slower = edited(second, tmp_path / "slower.json", seconds=2.0)
+    twice = edited(first, tmp_path / "twice.json", seconds=2.0)
+    pooled = pool_by_budget([load_part(path) for path in (slower, first, twice)])
+    assert [(match.seconds, match.games) for match, _, _ in pooled] == [(1.0, 3), (2.0, 6)]
+    assert [[part.match.seed for part in played] for _, _, played in pooled] == [[1], [2, 1]]
+    chart = tmp_path / "by-time.png"
+    out = arena_pool(first, slower, twice, "--plot", chart)
+    assert out.count("medium win rate") == 2
+    assert "3 games of 2 players, seed 1\n" in out and "6 games of 2 players, seeds 2, 1\n" in out
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(CommandError, match="two or more thinking times"):
+        arena_pool(first, second, "--plot", chart)
+    with pytest.raises(CommandError, match="both have seed 1"):
+        arena_pool(first, second, twice, edited(first, tmp_path / "again.json", seconds=2.0))
 
 
 def test_a_fields_parts_pool(tmp_path):

@@ -217,8 +217,8 @@ def _times(table: dict[str, dict[str, float]], commands: int, games: int) -> lis
 
 
 def _seeds(m: Match, parts: Sequence[Part]) -> str:
-    if not parts:
-        return f"seed {m.seed}"
+    if len(parts) < 2:
+        return f"seed {(parts[0].match if parts else m).seed}"
     return "seeds " + ", ".join(str(part.match.seed) for part in parts)
 
 
@@ -329,7 +329,17 @@ def plot_by_budget(summaries: list[Summary], path: str) -> None:
     axes.set_ylim(0, 1)
     axes.set_xlabel("search bots' thinking time per move (s)")
     axes.set_ylabel(f"{m.a} win rate v {m.b}")
-    axes.set_title(f"{m.game}, {summaries[0].games} games per point, 95% CI")
+    for x, summary in zip(seconds, summaries, strict=True):
+        # Pooled parts may hold a different number of games at each thinking time.
+        axes.annotate(
+            f"{summary.games} games",
+            (x, summary.low),
+            textcoords="offset points",
+            xytext=(0, -14),
+            ha="center",
+            fontsize=8,
+        )
+    axes.set_title(f"{m.game}: {m.a} v {m.b}, {m.players} players, 95% CI")
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)

@@ -14,7 +14,8 @@ mean placing (1 is first; tied seats share the mean of their places), and the fi
 against each other one by the per-game difference of their placings.
 
 A long match is played in *parts* (the same match, other seeds), each saved as JSON with
-every game's result and the commit that played it; pooled, the parts are one match.
+every game's result and the commit that played it; pooled, the parts are one match (one
+per thinking time, when parts were played at several).
 
 The package: ``games`` plays a match, ``stats`` judges it, ``parts`` keeps it as data.
 """
@@ -31,7 +32,15 @@ from bots.search.arena.games import (
     seatable_options,
     seatings,
 )
-from bots.search.arena.parts import Part, Tree, load_part, pool, save_part, source_tree
+from bots.search.arena.parts import (
+    Part,
+    Tree,
+    load_part,
+    pool,
+    pool_by_budget,
+    save_part,
+    source_tree,
+)
 from bots.search.arena.stats import (
     Z95,
     FieldSummary,
@@ -64,6 +73,7 @@ __all__ = [
     "play_game",
     "play_match",
     "pool",
+    "pool_by_budget",
     "save_part",
     "seatable_options",
     "seatings",

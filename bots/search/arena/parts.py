@@ -1,5 +1,6 @@
 """A match played in parts (the same match, other seeds), each saved as JSON with every
-game's result and the commit that played it, and pooled into one match.
+game's result and the commit that played it, and pooled into one match; parts of the same
+match at several thinking times pool into one match per thinking time.
 """
 
 from __future__ import annotations
@@ -136,36 +137,59 @@ def load_part(path: str | Path) -> Part:
     return part
 
 
+def _named(part: Part) -> str:
+    return part.path or f"the part of seed {part.match.seed}"
+
+
+def _same_match(parts: Sequence[Part], fields: Sequence[str]) -> None:
+    """Raises ValueError naming the first part whose match differs from the first's in
+    one of ``fields``."""
+    first = parts[0]
+    for part in parts[1:]:
+        differ = [
+            name for name in fields if getattr(part.match, name) != getattr(first.match, name)
+        ]
+        if differ:
+            raise ValueError(
+                f"{_named(part)} is not the same match as {_named(first)}: "
+                + ", ".join(
+                    f"{name} {getattr(part.match, name)!r} against {getattr(first.match, name)!r}"
+                    for name in differ
+                )
+            )
+
+
 def pool(parts: Sequence[Part]) -> tuple[Match, list[GameResult]]:
     """The parts as one match: the first part's, with all their games. Each result keeps
     its index within its part (indices repeat across parts; no statistic uses them).
     Raises ValueError unless the parts are the same match at different seeds."""
     if not parts:
         raise ValueError("no parts to pool")
-
-    def named(part: Part) -> str:
-        return part.path or f"the part of seed {part.match.seed}"
-
-    first = parts[0]
-    for part in parts[1:]:
-        differ = [
-            name for name in SAME_MATCH if getattr(part.match, name) != getattr(first.match, name)
-        ]
-        if differ:
-            raise ValueError(
-                f"{named(part)} is not the same match as {named(first)}: "
-                + ", ".join(
-                    f"{name} {getattr(part.match, name)!r} against {getattr(first.match, name)!r}"
-                    for name in differ
-                )
-            )
+    _same_match(parts, SAME_MATCH)
     seeds: dict[int, Part] = {}
     for part in parts:
         if part.match.seed in seeds:
             raise ValueError(
-                f"{named(part)} and {named(seeds[part.match.seed])} both have seed "
+                f"{_named(part)} and {_named(seeds[part.match.seed])} both have seed "
                 f"{part.match.seed}: the same games twice"
             )
         seeds[part.match.seed] = part
     results = [r for part in parts for r in part.results]
-    return dataclasses.replace(first.match, games=len(results)), results
+    return dataclasses.replace(parts[0].match, games=len(results)), results
+
+
+def pool_by_budget(parts: Sequence[Part]) -> list[tuple[Match, list[GameResult], list[Part]]]:
+    """The parts pooled per thinking time, shortest first: each budget's match, its games
+    and its parts. Raises ValueError unless the parts are one match but for the thinking
+    time, and, within a thinking time, different seeds."""
+    if not parts:
+        raise ValueError("no parts to pool")
+    _same_match(parts, [name for name in SAME_MATCH if name != "seconds"])
+    groups: dict[float | None, list[Part]] = {}
+    for part in parts:
+        groups.setdefault(part.match.seconds, []).append(part)
+    pooled = []
+    for seconds in sorted(groups, key=lambda budget: budget or 0.0):
+        match, results = pool(groups[seconds])
+        pooled.append((match, results, groups[seconds]))
+    return pooled
