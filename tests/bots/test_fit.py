@@ -8,6 +8,7 @@ import random
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from bots.search import fit, kingdom_builder, kingdom_cards
 from tests.bots.test_search import midgame
@@ -38,4 +39,24 @@ def test_the_fitted_features_are_those_the_model_values(game, module):
 def test_the_fit_command_prints_weights_for_each_feature(capsys):
     call_command("fit_leaf", "kingdom-cards", "--games", "1", "--seed", "5")
     out = capsys.readouterr().out
-    assert "positions of 1 games" in out and out.count(",") >= 3
+    assert "positions of 1 medium games" in out and out.count(",") >= 3
+
+
+def test_a_searching_level_s_games_on_a_budget_of_playouts_replay_exactly():
+    hard = fit.samples("kingdom-builder", 1, 7, level="hard", playouts=3)
+    assert fit.samples("kingdom-builder", 1, 7, level="hard", playouts=3) == hard
+    xs, ys = hard
+    # Both seats at every turn's start, each labelled by the game's one result.
+    assert len(xs) == len(ys) >= 2 * 10
+    assert sorted(set(ys)) in ([0.0, 1.0], [0.5])
+    assert hard != fit.samples("kingdom-builder", 1, 7, level="medium")
+
+
+def test_games_in_worker_processes_are_the_games_played_here():
+    here = fit.samples("kingdom-cards", 2, 3)
+    assert fit.samples("kingdom-cards", 2, 3, jobs=2) == here
+
+
+def test_the_fit_command_refuses_a_budget_below_one_playout():
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command("fit_leaf", "kingdom-builder", "--level", "hard", "--playouts", "0")
