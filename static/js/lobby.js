@@ -41,7 +41,10 @@ async function init() {
   }
   await loadTables();
   connect();
-  wireChallenges();
+  await wireChallenges();
+  // The first tables and players are in: the page stops moving under the pointer (the
+  // browser tests wait for this before they click).
+  document.getElementById("lobby").dataset.loaded = "1";
 }
 
 init();

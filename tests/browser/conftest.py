@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import PASSWORD, api_post
+from tests.browser.helpers import PASSWORD, api_post, wait_for_lobby
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -226,10 +226,7 @@ def new_player(browser, server_url: str) -> Iterator[Callable[..., Player]]:
         page.fill("#id_password2", PASSWORD)
         page.click("button[type=submit]")
         page.wait_for_url(f"{server_url}/")
-        # The lobby sets the game's usual table once; a test fills the form after that.
-        from playwright.sync_api import expect
-
-        expect(page.locator("#create-form[data-ready='1']")).to_be_attached()
+        wait_for_lobby(page)
         return Player(name=name, page=page, context=context, errors=errors)
 
     yield make

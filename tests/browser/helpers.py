@@ -17,6 +17,12 @@ TABLE_URL = re.compile(r"/tables/[0-9a-f-]{36}/$")
 GAME_SOCKET = re.compile(r"/ws/games/[0-9a-f-]{36}/(\?|$)")
 
 
+def wait_for_lobby(page: Page) -> None:
+    """Wait until the lobby is still: marked loaded after the form holds the game's usual
+    table and the first tables and players are in, so nothing moves the form under a click."""
+    expect(page.locator("#lobby[data-loaded='1']")).to_be_attached()
+
+
 def create_table(
     page: Page,
     ruleset: str,
@@ -29,8 +35,7 @@ def create_table(
 ) -> str:
     """Fill the lobby's create form; returns the new table's id (from its card)."""
     page.goto("/")
-    # The form sets each game's usual table once the rulesets are loaded: fill it after.
-    expect(page.locator("#create-form[data-ready='1']")).to_be_attached()
+    wait_for_lobby(page)
     page.select_option("#create-ruleset", ruleset)
     page.fill("#create-seats", str(seats))
     # The form fills every empty seat but the host's with bots, or none.
