@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bots.search import expert, kingdoms, pimc
+from bots.search import expert, kingdom_builder, kingdoms, pimc
 from bots.search.budget import Budget, current_budget, thinking_budget
 from bots.search.hidden import canonical_world
 from bots.search.ismcts import Knowledge, Patience, search
@@ -364,4 +364,24 @@ def test_the_kingdom_cards_expert_searches_pairs_at_two_seats_and_a_tree_beyond(
     with thinking_budget(seconds=None, playouts=20):
         command = get_strategy("kingdom-cards", "expert")(ruleset, state, seat, random.Random(4))
     assert calls == [searched]
+    assert command in ruleset.legal_commands(state, seat)
+
+
+@pytest.mark.parametrize(
+    ("players", "knowledge"),
+    [(2, kingdom_builder.EXPERT_KNOWLEDGE), (3, KNOWLEDGE["kingdom-builder"])],
+)
+def test_the_kingdom_builder_expert_plays_the_last_turns_out_at_two_seats_only(
+    players, knowledge, monkeypatch
+):
+    ruleset = get_ruleset("kingdom-builder")
+    state = ruleset.fold(ruleset.setup(ruleset.clean_options({}), players, random.Random(5)))
+    seat = sorted(ruleset.to_act(state))[0]
+    used = []
+    real = pimc.decide
+    monkeypatch.setattr(pimc, "decide", lambda *args: used.append(args[-1]) or real(*args))
+    with thinking_budget(seconds=None, playouts=10):
+        command = get_strategy("kingdom-builder", "expert")(ruleset, state, seat, random.Random(6))
+    # Beyond two seats hard's playouts: the played-out endgame placed behind them at three.
+    assert used == [knowledge]
     assert command in ruleset.legal_commands(state, seat)
