@@ -107,7 +107,7 @@ KNOWLEDGE = Knowledge(candidates=candidates, playout=playout, paired=True, patie
 # castles a seat still holds (docs/bots.md).
 EXPERT_PLAYOUT_TURNS = 5
 # Gold per rank 1 castle held: against hard at 0.2 s a move, 0 (hard's) won 55.8% of 60
-# games, 3 won 67.5% of 40; at 0.5 s, 3 won 56.0% of 100, level with 0 (docs/bots.md).
+# games, 3 won 67.5% of 40; at 0.5 s, 3 won 57.5% of 200, level with 0 (docs/bots.md).
 EXPERT_CASTLE_IN_HAND = 3.0
 EXPERT_KNOWLEDGE = replace(
     KNOWLEDGE,
