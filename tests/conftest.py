@@ -26,6 +26,38 @@ def pytest_configure(config) -> None:
     settings.SIGNING_KEY = TEST_SIGNING_KEY
 
 
+def _discard_connections_mid_query(item: pytest.Item, when: str) -> None:
+    """A connection of this thread left in the middle of a command (psycopg's ACTIVE) can
+    run nothing more: every later test on this worker would fail on it ("another command
+    is already in progress"). It goes back to the pool, which closes such a connection,
+    and the test is named in a warning."""
+    if not ON_POSTGRES:
+        return
+    from django.db import connections
+    from psycopg.pq import TransactionStatus
+
+    for connection in connections.all(initialized_only=True):
+        raw = connection.connection
+        if raw is not None and raw.info.transaction_status == TransactionStatus.ACTIVE:
+            connection.close()
+            item.warn(
+                pytest.PytestWarning(
+                    f"the database connection was mid-command {when} {item.nodeid}; discarded"
+                )
+            )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _discard_connections_mid_query(item, "before")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    # Before the fixtures' teardown: a transactional test's flush needs the connection.
+    _discard_connections_mid_query(item, "after")
+
+
 @pytest.fixture(autouse=True)
 def _embedded_defaults(settings):
     """Bot turns inline (no threads, no broker) and no pause between bot moves; a fast

@@ -266,7 +266,12 @@ def test_the_page_recovers_when_the_server_closes_its_socket(
     )
     assert closed == {"closed": True}
     page.wait_for_function("() => window.connStates.some(s => s.startsWith('down:reconnecting'))")
-    assert closed_by_server == [4000], "the server closed the page's socket, with code 4000"
+    # One close, from the server's side. Its code is the consumer's 4000
+    # (tests/community/moderation/test_aborts_and_disconnects.py); the page's socket once
+    # saw 1006 (a close without its frame) on a loaded CI machine, and the page must
+    # recover from either.
+    assert len(closed_by_server) == 1, f"the server closed the page's socket: {closed_by_server}"
+    assert closed_by_server[0] in (4000, 1006)
     page.click("[data-castle-rank='2']")
     page.locator(".kingdoms-board .target").first.click()
     expect(page.locator("#log li", has_text=f"{ana.name} placed a rank-2 castle")).to_have_count(1)

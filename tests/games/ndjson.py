@@ -75,6 +75,11 @@ class NdjsonStream:
         assert message["type"] == "http.response.body"
         self.buffer += message.get("body", b"")
         self.ended = not message.get("more_body", False)
+        if self.ended:
+            # As a server does, let the application finish: Django closes the request's
+            # database connection after the last body message (request_finished), and a
+            # test that ended here would otherwise cancel that and leak it from the pool.
+            await self.app.wait(READ_SECONDS)
 
     async def line(self, deadline: float | None = None) -> dict[str, Any] | str:
         """The next line: a JSON object, or "" for a keep-alive."""
@@ -110,6 +115,9 @@ class NdjsonStream:
                 deadline = _deadline()
 
     async def close(self) -> None:
+        # Twice, as an ASGI server answers every receive() after a hang-up with a
+        # disconnect: Django's handler may still be listening and take the first.
+        await self.app.send_input({"type": "http.disconnect"})
         await self.app.send_input({"type": "http.disconnect"})
         try:
             await self.app.wait(READ_SECONDS)

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from channels.db import database_sync_to_async
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -252,9 +253,10 @@ def test_the_game_stream_ends_after_the_result(make_user):
         stream = NdjsonStream(f"/api/bot/game/stream/{game.id}/", await sync_to_async(token)(ana))
         assert await stream.open() == 200
         full = await stream.next_object()
-        # The game is played in a thread of its own, as another request would play it:
-        # the stream's reads run on this test's thread meanwhile (games/api/stream_handoff.py).
-        await sync_to_async(play_out, thread_sensitive=False)(game, [ana, bob])
+        # The game is played in a thread of its own, as another request would play it
+        # (its connection back to the pool after, as Channels' wrapper does): the stream's
+        # reads run on this test's thread meanwhile (games/api/stream_handoff.py).
+        await database_sync_to_async(play_out, thread_sensitive=False)(game, [ana, bob])
         lines = await stream.rest()
         assert lines[-1]["type"] == "gameState" and lines[-1]["status"] == "finished"
         seqs = [e["seq"] for line in lines for e in line["events"]]
