@@ -344,8 +344,8 @@ def test_kingdoms_expert_playouts_value_the_rank_1_castles_a_seat_still_holds():
     assert kept[0] + kept[1] == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize(("players", "searched"), [(2, "paired"), (3, "tree")])
-def test_the_kingdom_cards_expert_searches_pairs_at_two_seats_and_a_tree_beyond(
+@pytest.mark.parametrize(("players", "searched"), [(2, "paired"), (3, "tree"), (4, "paired")])
+def test_the_kingdom_cards_expert_searches_a_tree_at_three_seats_and_pairs_at_the_others(
     players, searched, monkeypatch
 ):
     ruleset = get_ruleset("kingdom-cards")
