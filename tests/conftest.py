@@ -26,7 +26,7 @@ def pytest_configure(config) -> None:
     settings.SIGNING_KEY = TEST_SIGNING_KEY
 
 
-def _discard_connections_mid_query(item: pytest.Item, when: str) -> None:
+def discard_connections_mid_query(item: pytest.Item, when: str) -> None:
     """A connection of this thread left in the middle of a command (psycopg's ACTIVE) can
     run nothing more: every later test on this worker would fail on it ("another command
     is already in progress"). It goes back to the pool, which closes such a connection,
@@ -49,13 +49,13 @@ def _discard_connections_mid_query(item: pytest.Item, when: str) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    _discard_connections_mid_query(item, "before")
+    discard_connections_mid_query(item, "before")
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_teardown(item: pytest.Item) -> None:
     # Before the fixtures' teardown: a transactional test's flush needs the connection.
-    _discard_connections_mid_query(item, "after")
+    discard_connections_mid_query(item, "after")
 
 
 @pytest.fixture(autouse=True)
