@@ -73,6 +73,19 @@ class StreamHandoff:
             await self.app(scope, receive, send)
             return
         slot = _Slot()
+        hung_up = False
+
+        async def receive_after_a_hang_up() -> Message:
+            # ASGI answers every receive() after a hang-up with a disconnect, but a server
+            # may deliver it once (daphne does), and Django's handler listens for it while
+            # the view runs: the lines that follow must hear it too, or a stream whose
+            # client left then goes on for good.
+            nonlocal hung_up
+            if hung_up:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            hung_up = message["type"] == "http.disconnect"
+            return message
 
         async def send_but_the_end(message: Mapping[str, Any]) -> None:
             # Django's last, empty body message would end the response: the lines are
@@ -83,11 +96,11 @@ class StreamHandoff:
 
         token = _SLOT.set(slot)
         try:
-            await self.app(scope, receive, send_but_the_end)
+            await self.app(scope, receive_after_a_hang_up, send_but_the_end)
         finally:
             _SLOT.reset(token)
         if slot.lines is not None:
-            await stream(slot.lines, receive, send)
+            await stream(slot.lines, receive_after_a_hang_up, send)
 
 
 async def stream(lines: AsyncIterator[bytes], receive: Receive, send: Send) -> None:

@@ -115,9 +115,8 @@ class NdjsonStream:
                 deadline = _deadline()
 
     async def close(self) -> None:
-        # Twice, as an ASGI server answers every receive() after a hang-up with a
-        # disconnect: Django's handler may still be listening and take the first.
-        await self.app.send_input({"type": "http.disconnect"})
+        # Once, as daphne delivers it: Django's handler may still be listening and take
+        # it, and the stream must end all the same (games/api/stream_handoff.py).
         await self.app.send_input({"type": "http.disconnect"})
         try:
             await self.app.wait(READ_SECONDS)

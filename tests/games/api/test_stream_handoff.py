@@ -12,7 +12,7 @@ from django.core.signals import request_finished
 from rest_framework.authtoken.models import Token
 
 from games import services
-from games.api.stream_handoff import handed_off, stream
+from games.api.stream_handoff import StreamHandoff, handed_off, stream
 from tests.games.ndjson import NdjsonStream
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -102,3 +102,37 @@ def test_a_hang_up_closes_the_lines():
     async_to_sync(stream)(lines(), hangs_up_after_the_first_line, _recording_send(sent))
     assert closed == [True]
     assert [m["body"] for m in sent] == [b"\n"]  # no end sent to a client that left
+
+
+def test_a_hang_up_heard_by_django_s_handler_ends_the_stream_too():
+    """A server may deliver the disconnect once; Django's handler, listening while the
+    view runs, may be the one to take it."""
+    closed = []
+
+    async def lines():
+        try:
+            while True:
+                await asyncio.sleep(0.01)
+                yield b"\n"
+        finally:
+            closed.append(True)
+
+    async def django(scope, receive, send):
+        assert (await receive())["type"] == "http.disconnect"  # Django's listener took it
+        handed_off(lines())
+
+    delivered = []
+
+    async def receive_once():
+        if delivered:
+            await asyncio.Event().wait()  # nothing more ever comes
+        delivered.append(True)
+        return {"type": "http.disconnect"}
+
+    async def scenario():
+        app = StreamHandoff(django)
+        scope = {"type": "http", "path": "/api/stream/event/"}
+        await asyncio.wait_for(app(scope, receive_once, _recording_send([])), timeout=5)
+
+    async_to_sync(scenario)()
+    assert closed == [True]
