@@ -27,10 +27,11 @@ def pytest_configure(config) -> None:
 
 
 def discard_connections_mid_query(item: pytest.Item, when: str) -> None:
-    """A connection of this thread left in the middle of a command (psycopg's ACTIVE) can
-    run nothing more: every later test on this worker would fail on it ("another command
-    is already in progress"). It goes back to the pool, which closes such a connection,
-    and the test is named in a warning."""
+    """A connection of this thread left in the middle of a command (psycopg's ACTIVE), or
+    before a test one that can run nothing (Django's ``is_usable``: its socket was seen
+    closed under it, "Bad file descriptor", cause not found), would fail every later test
+    on this worker ("another command is already in progress"). It goes back to the pool,
+    which closes such a connection, and the test is named in a warning."""
     if not ON_POSTGRES:
         return
     from django.db import connections
@@ -38,13 +39,20 @@ def discard_connections_mid_query(item: pytest.Item, when: str) -> None:
 
     for connection in connections.all(initialized_only=True):
         raw = connection.connection
-        if raw is not None and raw.info.transaction_status == TransactionStatus.ACTIVE:
-            connection.close()
-            item.warn(
-                pytest.PytestWarning(
-                    f"the database connection was mid-command {when} {item.nodeid}; discarded"
-                )
+        if raw is None:
+            continue
+        if raw.info.transaction_status == TransactionStatus.ACTIVE:
+            state = "mid-command"
+        elif when == "before" and not connection.in_atomic_block and not connection.is_usable():
+            state = "broken"
+        else:
+            continue
+        connection.close()
+        item.warn(
+            pytest.PytestWarning(
+                f"the database connection was {state} {when} {item.nodeid}; discarded"
             )
+        )
 
 
 @pytest.hookimpl(tryfirst=True)

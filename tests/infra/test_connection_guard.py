@@ -1,5 +1,6 @@
 """The suite's guard (tests/conftest.py): a connection that a test left in the middle of a
-command is discarded and the test named, so the tests after it on the worker still run."""
+command, or a broken one before a test, is discarded and the test named, so the tests
+after it on the worker still run."""
 
 from __future__ import annotations
 
@@ -51,3 +52,17 @@ def test_an_idle_connection_is_left_alone():
     item = _Item()
     discard_connections_mid_query(item, "after")
     assert connection.connection is raw and item.warnings == []
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_broken_connection_is_discarded_before_a_test():
+    connection.ensure_connection()
+    connection.connection.pgconn.finish()  # its socket gone under it
+    item = _Item()
+    discard_connections_mid_query(item, "before")
+    assert connection.connection is None
+    assert "was broken before" in str(item.warnings[0])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 3")
+        assert cursor.fetchone() == (3,)
